@@ -1,0 +1,31 @@
+//===--- UnnamedGradGuardCheck.h - torch-unnamed-grad-guard ---------------===//
+#ifndef TORCH_TIDY_CHECKS_UNNAMEDGRADGUARDCHECK_H
+#define TORCH_TIDY_CHECKS_UNNAMEDGRADGUARDCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace torch_tidy {
+
+/// Flags a grad-mode guard (torch::NoGradGuard, c10::InferenceMode,
+/// torch::AutoGradMode) constructed as a temporary, which is destroyed at the
+/// end of its statement and so protects nothing.
+class UnnamedGradGuardCheck : public clang::tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// Names this check's fixes have given in each function, so that two
+  /// fixes in one function never pick the same name.
+  llvm::DenseMap<const clang::FunctionDecl *, llvm::StringSet<>> NamesGiven;
+};
+
+} // namespace torch_tidy
+
+#endif

@@ -1,0 +1,58 @@
+//===--- GradGuard.h - G: is a no-grad guard active here? -----------------===//
+//
+// The guard question every check asks: at this statement, does LibTorch
+// record an autograd graph? A named local torch::NoGradGuard,
+// c10::InferenceMode (any spelling) or AutoGradMode(false) in an enclosing
+// scope, or GradMode::set_enabled(false) earlier on the same path and not
+// re-enabled, turns recording off. A guard built as an unnamed temporary
+// protects nothing. Guards are per thread: the search stops at a lambda handed
+// to std::thread / std::async.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_GRADGUARD_H
+#define TORCH_TIDY_ANALYSIS_GRADGUARD_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+
+namespace torch_tidy::analysis {
+
+/// The LibTorch guard classes, by what they are derived from.
+enum class GuardKind { None, NoGrad, InferenceMode, AutoGradMode };
+
+/// Which guard class \p T is (a guard, or a class derived from one).
+GuardKind guardKindOfType(clang::QualType T);
+
+/// The grad mode a guard object sets while it lives.
+enum class GuardEffect {
+  DisablesGrad, ///< NoGradGuard, InferenceMode(), AutoGradMode(false)
+  EnablesGrad,  ///< AutoGradMode(true)
+  NoChange,     ///< InferenceMode(false)
+  Unknown,      ///< the argument is not a constant
+};
+
+/// What constructing a guard with \p Construct does; std::nullopt when it
+/// does not construct a guard (nor a class holding one as a member).
+std::optional<GuardEffect>
+guardEffectOfConstruction(const clang::CXXConstructExpr *Construct,
+                          const clang::ASTContext &Ctx);
+
+/// Whether \p Call is `GradMode::set_enabled(...)`, and with what.
+std::optional<GuardEffect> gradModeSetCall(const clang::CallExpr *Call,
+                                           const clang::ASTContext &Ctx);
+
+/// Whether autograd records a graph when \p S runs.
+enum class GradState {
+  Recording,    ///< no guard is active
+  NotRecording, ///< a guard or set_enabled(false) is active on every path
+  Unknown,      ///< the state depends on a value or a branch
+};
+
+/// G: the grad state at \p S, from the guards of the enclosing scopes of
+/// its function (lambdas included, unless handed to a new thread).
+GradState gradStateAt(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+} // namespace torch_tidy::analysis
+
+#endif

@@ -1,0 +1,37 @@
+//===--- LoopScope.h - Which loop runs a statement every iteration --------===//
+//
+// The innermost `for`, `while`, `do` or range-`for` whose iterations run a
+// statement. A lambda's body belongs to a loop only where the lambda is also
+// invoked in that loop (called on the spot, or through the variable that
+// holds it); a lambda that is only defined there runs whenever its holder
+// decides.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_LOOPSCOPE_H
+#define TORCH_TIDY_ANALYSIS_LOOPSCOPE_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+
+namespace torch_tidy::analysis {
+
+/// Whether \p S is a for, while, do or range-for statement.
+bool isLoop(const clang::Stmt *S);
+
+/// The body of loop \p Loop.
+const clang::Stmt *loopBody(const clang::Stmt *Loop);
+
+/// The innermost loop whose every iteration runs \p S, or nullptr.
+const clang::Stmt *innermostLoop(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+/// The function, method or lambda call operator whose body contains \p S.
+const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S,
+                                             clang::ASTContext &Ctx);
+
+/// The body of the function, method or lambda that contains \p S.
+const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S,
+                                         clang::ASTContext &Ctx);
+
+} // namespace torch_tidy::analysis
+
+#endif

@@ -1,0 +1,126 @@
+//===--- TensorSources.cpp - Which variables a tensor was computed from ---===//
+
+#include "checks/analysis/TensorSources.h"
+
+#include "checks/analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+/// The variable or field an expression names, if it names one:
+/// `x`, `this->x`, `obj.x`, a structured binding.
+static const ValueDecl *namedDecl(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return Ref->getDecl();
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return Member->getMemberDecl();
+  return nullptr;
+}
+
+/// The variables a std::tie(...) call on the left of `=` writes to.
+static llvm::SmallVector<const ValueDecl *, 4> tiedDecls(const Expr *E) {
+  llvm::SmallVector<const ValueDecl *, 4> Result;
+  E = E->IgnoreImplicit();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    if (Construct->getNumArgs() == 1)
+      E = Construct->getArg(0)->IgnoreImplicit();
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || FD->getQualifiedNameAsString() != "std::tie")
+    return Result;
+  for (const Expr *Arg : Call->arguments())
+    if (const ValueDecl *D = namedDecl(Arg))
+      Result.push_back(D);
+  return Result;
+}
+
+namespace {
+class AssignmentCollector : public RecursiveASTVisitor<AssignmentCollector> {
+public:
+  using Map = llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const Expr *, 2>>;
+  explicit AssignmentCollector(Map &Stored) : Stored(Stored) {}
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (const Expr *Init = VD->getInit())
+      Stored[VD].push_back(Init);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      store(BO->getLHS(), BO->getRHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
+    if (Call->isAssignmentOp() && Call->getNumArgs() == 2)
+      store(Call->getArg(0), Call->getArg(1));
+    return true;
+  }
+
+private:
+  void store(const Expr *LHS, const Expr *RHS) {
+    if (const ValueDecl *D = namedDecl(LHS)) {
+      Stored[D].push_back(RHS);
+      return;
+    }
+    for (const ValueDecl *D : tiedDecls(LHS))
+      Stored[D].push_back(RHS);
+  }
+  Map &Stored;
+};
+
+/// Every variable or field named inside an expression.
+class NamedDeclCollector : public RecursiveASTVisitor<NamedDeclCollector> {
+public:
+  llvm::SmallVector<const ValueDecl *, 8> Decls;
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    Decls.push_back(Ref->getDecl());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *Member) {
+    Decls.push_back(Member->getMemberDecl());
+    return true;
+  }
+};
+} // namespace
+
+TensorSources::TensorSources(const Stmt *FunctionBody) {
+  if (FunctionBody)
+    AssignmentCollector(StoredInto).TraverseStmt(const_cast<Stmt *>(FunctionBody));
+}
+
+DeclSet TensorSources::sourcesOf(const Expr *E) const {
+  DeclSet Result;
+  llvm::SmallPtrSet<const ValueDecl *, 16> Seen;
+  llvm::SmallVector<const Expr *, 8> Work{E};
+  while (!Work.empty()) {
+    const Expr *Cur = Work.pop_back_val();
+    NamedDeclCollector Names;
+    Names.TraverseStmt(const_cast<Expr *>(Cur));
+    for (const ValueDecl *D : Names.Decls) {
+      if (!isa<VarDecl, FieldDecl, BindingDecl>(D) || !Seen.insert(D).second)
+        continue;
+      if (const auto *Binding = dyn_cast<BindingDecl>(D)) {
+        // `auto [a, b] = expr;`: a is computed from expr.
+        if (holdsTensors(Binding->getType()))
+          Result.insert(Binding);
+        if (const ValueDecl *Whole = Binding->getDecomposedDecl())
+          if (const Expr *Init = cast<VarDecl>(Whole)->getInit())
+            Work.push_back(Init);
+        continue;
+      }
+      if (holdsTensors(D->getType()))
+        Result.insert(D);
+      auto It = StoredInto.find(D);
+      if (It != StoredInto.end())
+        Work.append(It->second.begin(), It->second.end());
+    }
+  }
+  return Result;
+}
+
+} // namespace torch_tidy::analysis

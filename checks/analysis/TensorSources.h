@@ -1,0 +1,40 @@
+//===--- TensorSources.h - Which variables a tensor was computed from -----===//
+//
+// The tensor-holding variables and fields whose values flow into an
+// expression, following, inside one function, the initialisers of local
+// variables and every value assigned to them (`=`, compound assignment,
+// std::tie, structured bindings), transitively. Two expressions that share a
+// source may share an autograd graph.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_TENSORSOURCES_H
+#define TORCH_TIDY_ANALYSIS_TENSORSOURCES_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace torch_tidy::analysis {
+
+using DeclSet = llvm::SmallPtrSet<const clang::ValueDecl *, 8>;
+
+/// The assignments of one function body, gathered once and asked many times.
+class TensorSources {
+public:
+  explicit TensorSources(const clang::Stmt *FunctionBody);
+
+  /// The tensor-holding variables and fields that \p E's value is computed
+  /// from, \p E's own included.
+  DeclSet sourcesOf(const clang::Expr *E) const;
+
+private:
+  /// Every expression whose value is stored into a local variable.
+  llvm::DenseMap<const clang::ValueDecl *,
+                 llvm::SmallVector<const clang::Expr *, 2>>
+      StoredInto;
+};
+
+} // namespace torch_tidy::analysis
+
+#endif

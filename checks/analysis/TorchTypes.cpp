@@ -1,0 +1,142 @@
+//===--- TorchTypes.cpp - Recognising LibTorch types and calls ------------===//
+
+#include "checks/analysis/TorchTypes.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+static const CXXRecordDecl *recordOf(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *RD = T->getAsCXXRecordDecl())
+    return RD->getDefinition() ? RD->getDefinition() : RD;
+  return nullptr;
+}
+
+static bool isNamed(const NamedDecl *D, llvm::StringRef QualifiedName) {
+  return D && D->getQualifiedNameAsString() == QualifiedName;
+}
+
+bool isTensorType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD)
+    return false;
+  if (isNamed(RD, "at::Tensor"))
+    return true;
+  if (!RD->hasDefinition())
+    return false;
+  bool DerivesFromTensor = false;
+  RD->forallBases([&](const CXXRecordDecl *Base) {
+    DerivesFromTensor |= isNamed(Base, "at::Tensor");
+    return true;
+  });
+  return DerivesFromTensor;
+}
+
+static bool holdsTensorsImpl(QualType T, unsigned Depth) {
+  if (Depth > 4)
+    return false;
+  if (isTensorType(T))
+    return true;
+  const CXXRecordDecl *RD = recordOf(T);
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec)
+    return false;
+  for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
+    if (Arg.getKind() == TemplateArgument::Type &&
+        holdsTensorsImpl(Arg.getAsType(), Depth + 1))
+      return true;
+    if (Arg.getKind() == TemplateArgument::Pack)
+      for (const TemplateArgument &P : Arg.pack_elements())
+        if (P.getKind() == TemplateArgument::Type &&
+            holdsTensorsImpl(P.getAsType(), Depth + 1))
+          return true;
+  }
+  return false;
+}
+
+bool holdsTensors(QualType T) { return holdsTensorsImpl(T, 0); }
+
+bool isBackwardFunction(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return MD->getName() == "backward" &&
+           isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0));
+  if (!FD->getIdentifier())
+    return false;
+  std::string Name = FD->getQualifiedNameAsString();
+  return Name == "torch::autograd::backward" || Name == "torch::autograd::grad";
+}
+
+std::optional<unsigned> parameterIndex(const FunctionDecl *FD,
+                                       llvm::StringRef Name) {
+  for (unsigned I = 0, N = FD->getNumParams(); I != N; ++I)
+    if (const IdentifierInfo *II = FD->getParamDecl(I)->getIdentifier())
+      if (II->getName() == Name)
+        return I;
+  return std::nullopt;
+}
+
+static const Expr *stripWrappers(const Expr *E) {
+  while (true) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(Next))
+      Next = C->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(Next))
+      Next = F->getSubExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+}
+
+static bool isOptionalType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return RD && RD->getName() == "optional";
+}
+
+OptionalBool evaluateOptionalBool(const Expr *E, const ASTContext &Ctx) {
+  if (!E || isa<CXXDefaultArgExpr>(E))
+    return OptionalBool::Unknown;
+  E = stripWrappers(E);
+  if (E->isValueDependent() || E->isTypeDependent())
+    return OptionalBool::Unknown;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && isOptionalType(CE->getType())) {
+    if (CE->getNumArgs() == 0)
+      return OptionalBool::None;
+    const Expr *Arg = stripWrappers(CE->getArg(0));
+    if (isOptionalType(Arg->getType()))
+      return evaluateOptionalBool(Arg, Ctx);
+    if (!Arg->getType()->isScalarType())
+      return OptionalBool::None; // nullopt_t, in_place_t, ...
+    return evaluateOptionalBool(Arg, Ctx);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (const FunctionDecl *FD = Call->getDirectCallee();
+        FD && FD->getName() == "make_optional" && Call->getNumArgs() == 1)
+      return evaluateOptionalBool(Call->getArg(0), Ctx);
+  }
+  if (isa<InitListExpr>(E) && cast<InitListExpr>(E)->getNumInits() == 0)
+    return OptionalBool::None;
+  if (!E->getType()->isScalarType())
+    return OptionalBool::Unknown;
+  bool Value = false;
+  if (E->EvaluateAsBooleanCondition(Value, Ctx))
+    return Value ? OptionalBool::True : OptionalBool::False;
+  return OptionalBool::Unknown;
+}
+
+} // namespace torch_tidy::analysis

@@ -1,0 +1,40 @@
+//===--- TorchTypes.h - Recognising LibTorch types and calls --------------===//
+//
+// Which declarations are LibTorch's, by their canonical declarations, so that
+// every spelling (torch::, at::, c10::, typedefs, using) is recognised alike.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_TORCHTYPES_H
+#define TORCH_TIDY_ANALYSIS_TORCHTYPES_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Type.h"
+
+namespace torch_tidy::analysis {
+
+/// Whether \p T (after references, cv and sugar) is at::Tensor or a class
+/// derived from it.
+bool isTensorType(clang::QualType T);
+
+/// Whether \p T holds tensors: a tensor, or a class template specialisation
+/// (std::vector, std::tuple, std::map, c10::optional, ...) with a tensor-holding
+/// type argument.
+bool holdsTensors(clang::QualType T);
+
+/// Whether \p FD is `at::Tensor::backward`, `torch::autograd::backward` or
+/// `torch::autograd::grad`: a call that runs a backward pass.
+bool isBackwardFunction(const clang::FunctionDecl *FD);
+
+/// The index of \p FD's parameter named \p Name, if it has one.
+std::optional<unsigned> parameterIndex(const clang::FunctionDecl *FD,
+                                       llvm::StringRef Name);
+
+/// The value of a boolean or optional<bool> argument, where it is a constant.
+enum class OptionalBool { True, False, None, Unknown };
+OptionalBool evaluateOptionalBool(const clang::Expr *E,
+                                  const clang::ASTContext &Ctx);
+
+} // namespace torch_tidy::analysis
+
+#endif

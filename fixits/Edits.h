@@ -1,0 +1,52 @@
+//===--- Edits.h - Building fix-its as token-range edits ------------------===//
+//
+// The edits torch-tidy's checks propose, built from token ranges of the
+// written code. Each returns std::nullopt where the edit cannot be made
+// safely (inside a macro expansion, ranges that are not in one file), so a
+// check then reports without a fix.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_FIXITS_EDITS_H
+#define TORCH_TIDY_FIXITS_EDITS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/Diagnostic.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <optional>
+
+namespace torch_tidy::fixits {
+
+/// Whether any part of \p Range comes from a macro expansion.
+bool isInMacro(clang::SourceRange Range);
+
+/// Removes argument \p Index of \p Call together with the comma (and any
+/// comment) that separates it from the argument before it. Only for an
+/// argument that is not the first one and not followed by another written
+/// argument.
+std::optional<clang::FixItHint> removeTrailingArgument(const clang::CallExpr *Call,
+                                                       unsigned Index,
+                                                       const clang::ASTContext &Ctx);
+
+/// Replaces the written argument \p Arg with \p Text.
+std::optional<clang::FixItHint> replaceExpr(const clang::Expr *Arg,
+                                            llvm::StringRef Text,
+                                            const clang::ASTContext &Ctx);
+
+/// Turns a temporary object written as `Type()`, `Type{}` or `Type(args)`
+/// into a declaration `Type Name;` / `Type Name(args)`. \p TypeRange is the
+/// written type, \p InitRange its parentheses or braces.
+std::optional<clang::FixItHint> nameTemporary(clang::SourceRange TypeRange,
+                                              clang::SourceRange InitRange,
+                                              bool HasArguments,
+                                              llvm::StringRef Name,
+                                              const clang::ASTContext &Ctx);
+
+/// \p Base, or \p Base with the smallest suffix _2, _3, ... that is not in
+/// \p Taken.
+std::string freshName(llvm::StringRef Base, const llvm::StringSet<> &Taken);
+
+} // namespace torch_tidy::fixits
+
+#endif

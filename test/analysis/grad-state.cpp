@@ -1,0 +1,210 @@
+// G: is a no-grad guard active here? Every probe() prints the grad state
+// and the innermost loop that runs it.
+// RUN: %analysis_dump %s -- %mock_torch | sort -t: -k1,1n | FileCheck %s -implicit-check-not=grad=
+
+#include <torch/torch.h>
+#include <torch/script.h>
+#include <thread>
+#include <future>
+#include <optional>
+
+void probe();
+
+struct EvalScope {
+  torch::NoGradGuard no_grad;
+};
+
+void plain() {
+  // CHECK: [[@LINE+1]]:3: grad=recording loop=none
+  probe();
+}
+
+void named_guards(bool flag) {
+  {
+    torch::NoGradGuard guard;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=none
+    probe();
+  }
+  // The block's guard is gone.
+  // CHECK: [[@LINE+1]]:3: grad=recording loop=none
+  probe();
+  {
+    at::NoGradGuard guard;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+  {
+    c10::NoGradGuard guard;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+  {
+    c10::InferenceMode guard;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+  {
+    torch::autograd::InferenceMode guard(true);
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+  {
+    torch::InferenceMode guard;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+  {
+    c10::InferenceMode off(false);
+    // CHECK: [[@LINE+1]]:5: grad=recording
+    probe();
+  }
+  {
+    torch::AutoGradMode mode(false);
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+    {
+      torch::AutoGradMode enable(true);
+      // CHECK: [[@LINE+1]]:7: grad=recording
+      probe();
+    }
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+  {
+    torch::autograd::AutoGradMode mode(flag);
+    // CHECK: [[@LINE+1]]:5: grad=unknown
+    probe();
+  }
+  {
+    EvalScope scope;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+}
+
+using Guard = torch::NoGradGuard;
+typedef c10::InferenceMode Inference;
+struct MyGuard : torch::NoGradGuard {};
+
+void aliases() {
+  {
+    Guard g;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+  {
+    Inference g;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+  {
+    MyGuard g;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+}
+
+void temporaries_protect_nothing() {
+  torch::NoGradGuard();
+  torch::NoGradGuard{};
+  c10::InferenceMode();
+  torch::AutoGradMode(false);
+  // CHECK: [[@LINE+1]]:3: grad=recording
+  probe();
+  auto ref = std::optional<torch::NoGradGuard>();
+  // CHECK: [[@LINE+1]]:3: grad=recording
+  probe();
+}
+
+void set_enabled(bool flag) {
+  torch::autograd::GradMode::set_enabled(false);
+  // CHECK: [[@LINE+1]]:3: grad=not-recording
+  probe();
+  for (int i = 0; i < 3; ++i) {
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=[[@LINE-1]]
+    probe();
+  }
+  c10::GradMode::set_enabled(true);
+  // CHECK: [[@LINE+1]]:3: grad=recording
+  probe();
+  if (flag)
+    at::GradMode::set_enabled(false);
+  // Only on one path.
+  // CHECK: [[@LINE+1]]:3: grad=unknown
+  probe();
+}
+
+void set_enabled_in_a_branch(bool flag) {
+  if (flag) {
+    c10::GradMode::set_enabled(false);
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+  // CHECK: [[@LINE+1]]:3: grad=unknown
+  probe();
+}
+
+void lambdas() {
+  torch::NoGradGuard guard;
+  auto inline_lambda = [&] {
+    // Runs where it is called, under the guard.
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  };
+  inline_lambda();
+  // Grad mode is thread-local: the new thread starts recording.
+  std::thread worker([] {
+    // CHECK: [[@LINE+1]]:5: grad=recording
+    probe();
+  });
+  worker.join();
+  auto result = std::async(std::launch::async, [] {
+    // CHECK: [[@LINE+1]]:5: grad=recording
+    probe();
+  });
+}
+
+struct Evaluator {
+  Evaluator() {
+    torch::NoGradGuard guard;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording
+    probe();
+  }
+  // A constructor's guard ends with the constructor.
+  void run() {
+    // CHECK: [[@LINE+1]]:5: grad=recording
+    probe();
+  }
+};
+
+void loops(std::vector<int> items) {
+  for (int item : items) {
+    // CHECK: [[@LINE+1]]:5: grad=recording loop=[[@LINE-1]]
+    probe();
+    while (item-- > 0) {
+      // CHECK: [[@LINE+1]]:7: grad=recording loop=[[@LINE-1]]
+      probe();
+    }
+  }
+  int n = 0;
+  do {
+    // CHECK: [[@LINE+1]]:5: grad=recording loop=[[@LINE-1]]
+    probe();
+  } while (++n < 3);
+  for (int i = 0; i < 3; ++i) {
+    auto defined_here = [] {
+      // Defined in the loop, never called there.
+      // CHECK: [[@LINE+1]]:7: grad=recording loop=none
+      probe();
+    };
+    auto called_here = [] {
+      // CHECK: [[@LINE+1]]:7: grad=recording loop=[[@LINE-7]]
+      probe();
+    };
+    called_here();
+    [] {
+      // CHECK: [[@LINE+1]]:7: grad=recording loop=[[@LINE-12]]
+      probe();
+    }();
+  }
+}

@@ -1,0 +1,33 @@
+// The tensor-holding variables a value is computed from.
+// RUN: %analysis_dump %s -- %mock_torch | sort -t: -k1,1n | FileCheck %s -implicit-check-not=sources=
+
+#include <torch/torch.h>
+#include <tuple>
+
+void probe_sources(const torch::Tensor &);
+
+struct Net : torch::nn::Module {
+  torch::Tensor state;
+};
+
+void sources(torch::nn::Linear &model, torch::nn::LSTM &lstm, torch::Tensor x,
+             Net &net) {
+  auto out = model(x);
+  auto loss1 = out.sum();
+  auto loss2 = out.mean();
+  // CHECK: [[@LINE+1]]:3: sources=loss1,out,x
+  probe_sources(loss1);
+  torch::Tensor y, h, c;
+  std::tie(y, std::ignore) = lstm(x);
+  // CHECK: [[@LINE+1]]:3: sources=x,y
+  probe_sources(y);
+  auto [a, b] = std::make_tuple(out, x);
+  // CHECK: [[@LINE+1]]:3: sources=a,b,out,x
+  probe_sources(a + b);
+  torch::Tensor total;
+  total = total + loss2;
+  // CHECK: [[@LINE+1]]:3: sources=loss2,out,total,x
+  probe_sources(total);
+  // CHECK: [[@LINE+1]]:3: sources=state
+  probe_sources(net.state);
+}

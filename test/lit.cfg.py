@@ -1,0 +1,54 @@
+# -*- Python -*-
+# The torch-tidy test suite: check tests, analysis tests, driver, fix-it and
+# integration tests, all through lit and FileCheck.
+import os
+import shlex
+
+import lit.formats
+
+config.name = "torch-tidy"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs", "tools", "CMakeLists.txt", "check_torch_tidy.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.torch_tidy_build_dir, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+for var in ("HOME", "TMPDIR", "LANG"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+inputs = os.path.join(config.test_source_root, "Inputs")
+torch_tidy = os.path.join(config.torch_tidy_build_dir, "bin", "torch-tidy")
+plugin = os.path.join(config.torch_tidy_build_dir, "lib", "TorchTidyModule.so")
+python = shlex.quote(config.python_executable)
+
+runner = " ".join([
+    python, shlex.quote(os.path.join(config.test_source_root, "check_torch_tidy.py")),
+    "--torch-tidy=" + shlex.quote(torch_tidy),
+    "--clang-tidy=" + shlex.quote(config.clang_tidy),
+    "--plugin=" + shlex.quote(plugin),
+    "--filecheck=" + shlex.quote(os.path.join(config.llvm_tools_dir, "FileCheck")),
+    "--cxx=" + shlex.quote(config.clangxx),
+    "--inputs=" + shlex.quote(inputs),
+])
+real_torch = ":".join(config.libtorch_include_dirs)
+
+config.substitutions.append(("%check_torch_tidy_real",
+                             runner + " --torch-include=" + shlex.quote(real_torch)))
+config.substitutions.append(("%check_torch_tidy", runner))
+config.substitutions.append(("%torch_tidy", shlex.quote(torch_tidy)))
+config.substitutions.append(("%clang_tidy_plugin",
+                             shlex.quote(config.clang_tidy) + " -load=" + shlex.quote(plugin)))
+config.substitutions.append(("%analysis_dump", shlex.quote(
+    os.path.join(config.torch_tidy_build_dir, "bin", "torch-tidy-analysis-dump"))))
+config.substitutions.append(("%mock_torch", "-std=c++17 -isystem " + shlex.quote(inputs)))
+config.substitutions.append(("%real_torch", "-std=c++17 " + " ".join(
+    "-isystem " + shlex.quote(d) for d in config.libtorch_include_dirs)))
+config.substitutions.append(("%clangxx", shlex.quote(config.clangxx)))
+config.substitutions.append(("%python", python))
+config.substitutions.append(("%inputs", shlex.quote(inputs)))
+
+if all(os.path.isdir(d) for d in config.libtorch_include_dirs):
+    config.available_features.add("libtorch")

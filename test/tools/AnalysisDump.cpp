@@ -1,0 +1,85 @@
+//===--- AnalysisDump.cpp - print what the shared analyses answer ---------===//
+//
+// For the analysis tests: at every call `probe(...)` in the input it prints
+//   LINE:COL: grad=<recording|not-recording|unknown> loop=<LINE|none>
+// and, for `probe_sources(expr)`, the sorted tensor sources of expr:
+//   LINE:COL: sources=a,b,c
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/analysis/GradGuard.h"
+#include "checks/analysis/LoopScope.h"
+#include "checks/analysis/TensorSources.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <algorithm>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace torch_tidy::analysis;
+
+static llvm::cl::OptionCategory Category("torch-tidy-analysis-dump");
+
+namespace {
+class Printer : public MatchFinder::MatchCallback {
+public:
+  void run(const MatchFinder::MatchResult &Result) override {
+    const auto *Call = Result.Nodes.getNodeAs<CallExpr>("probe");
+    ASTContext &Ctx = *Result.Context;
+    const SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation Loc = SM.getExpansionLoc(Call->getBeginLoc());
+    llvm::outs() << SM.getExpansionLineNumber(Loc) << ":"
+                 << SM.getExpansionColumnNumber(Loc) << ": ";
+    if (Call->getDirectCallee()->getName() == "probe_sources") {
+      TensorSources Sources(enclosingFunctionBody(Call, Ctx));
+      std::vector<std::string> Names;
+      for (const ValueDecl *D : Sources.sourcesOf(Call->getArg(0)))
+        Names.push_back(D->getNameAsString());
+      std::sort(Names.begin(), Names.end());
+      llvm::outs() << "sources=" << llvm::join(Names, ",") << "\n";
+      return;
+    }
+    const char *State = "";
+    switch (gradStateAt(Call, Ctx)) {
+    case GradState::Recording:
+      State = "recording";
+      break;
+    case GradState::NotRecording:
+      State = "not-recording";
+      break;
+    case GradState::Unknown:
+      State = "unknown";
+      break;
+    }
+    llvm::outs() << "grad=" << State << " loop=";
+    if (const Stmt *Loop = innermostLoop(Call, Ctx))
+      llvm::outs() << SM.getExpansionLineNumber(Loop->getBeginLoc());
+    else
+      llvm::outs() << "none";
+    llvm::outs() << "\n";
+  }
+};
+} // namespace
+
+int main(int argc, const char **argv) {
+  auto Parser = tooling::CommonOptionsParser::create(argc, argv, Category);
+  if (!Parser) {
+    llvm::errs() << llvm::toString(Parser.takeError());
+    return 2;
+  }
+  tooling::ClangTool Tool(Parser->getCompilations(), Parser->getSourcePathList());
+  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      "-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS,
+      tooling::ArgumentInsertPosition::BEGIN));
+  Printer Print;
+  MatchFinder Finder;
+  Finder.addMatcher(
+      callExpr(callee(functionDecl(hasAnyName("probe", "probe_sources"))))
+          .bind("probe"),
+      &Print);
+  return Tool.run(tooling::newFrontendActionFactory(&Finder).get());
+}
