@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "checks/GraphAccumulationCheck.h"
 #include "checks/RetainGraphInLoopCheck.h"
 #include "checks/UnnamedGradGuardCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -15,6 +16,7 @@ namespace torch_tidy {
 class TorchTidyModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<GraphAccumulationCheck>("torch-graph-accumulation");
     Factories.registerCheck<RetainGraphInLoopCheck>("torch-retain-graph-in-loop");
     Factories.registerCheck<UnnamedGradGuardCheck>("torch-unnamed-grad-guard");
   }

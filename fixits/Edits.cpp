@@ -3,6 +3,7 @@
 #include "fixits/Edits.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -67,6 +68,85 @@ std::optional<FixItHint> nameTemporary(SourceRange TypeRange,
   return FixItHint::CreateReplacement(
       CharSourceRange::getTokenRange(SourceRange(TypeEnd, InitRange.getEnd())),
       (" " + Name).str());
+}
+
+std::optional<FixItHint> appendDetach(const Expr *E, const ASTContext &Ctx) {
+  SourceRange Range = E->getSourceRange();
+  if (Range.isInvalid() || isInMacro(Range))
+    return std::nullopt;
+  const Expr *Bare = E->IgnoreImplicit();
+  bool Postfix = isa<DeclRefExpr, MemberExpr, CallExpr, ParenExpr,
+                     ArraySubscriptExpr, CXXTemporaryObjectExpr>(Bare);
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Bare))
+    Postfix = Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Call ||
+              Op->getOperator() == OO_Arrow;
+  SourceLocation End = endOfToken(Range.getEnd(), Ctx);
+  if (Postfix)
+    return FixItHint::CreateInsertion(End, ".detach()");
+  // (expr).detach(): two insertions are one replacement of the whole text.
+  llvm::StringRef Text = Lexer::getSourceText(
+      CharSourceRange::getTokenRange(Range), Ctx.getSourceManager(),
+      Ctx.getLangOpts());
+  if (Text.empty())
+    return std::nullopt;
+  return FixItHint::CreateReplacement(CharSourceRange::getTokenRange(Range),
+                                      ("(" + Text + ").detach()").str());
+}
+
+/// The whitespace that starts the line of \p Loc.
+static std::string indentationOf(SourceLocation Loc, const SourceManager &SM) {
+  unsigned Column = SM.getSpellingColumnNumber(Loc);
+  llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc));
+  unsigned LineStart = SM.getFileOffset(Loc) - (Column - 1);
+  llvm::StringRef Line = Buffer.substr(LineStart);
+  return Line.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
+}
+
+/// The line ending the file uses ("\r\n" or "\n").
+static llvm::StringRef lineEnding(SourceLocation Loc, const SourceManager &SM) {
+  llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc));
+  size_t NewLine = Buffer.find('\n');
+  return NewLine != llvm::StringRef::npos && NewLine > 0 &&
+                 Buffer[NewLine - 1] == '\r'
+             ? "\r\n"
+             : "\n";
+}
+
+std::optional<FixItHint> insertLineAfter(const Stmt *After,
+                                         llvm::StringRef Declaration,
+                                         const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange Range = After->getSourceRange();
+  if (Range.isInvalid() || isInMacro(Range))
+    return std::nullopt;
+  SourceLocation AfterSemi = Lexer::findLocationAfterToken(
+      Range.getEnd(), tok::semi, SM, Ctx.getLangOpts(),
+      /*SkipTrailingWhitespaceAndNewLine=*/false);
+  if (AfterSemi.isInvalid())
+    return std::nullopt;
+  return FixItHint::CreateInsertion(
+      AfterSemi, (lineEnding(AfterSemi, SM) +
+                  indentationOf(Range.getBegin(), SM) + Declaration)
+                     .str());
+}
+
+std::optional<FixItHint> insertAtStart(const CompoundStmt *Body,
+                                       llvm::StringRef Declaration,
+                                       const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation LBrace = Body->getLBracLoc();
+  if (LBrace.isInvalid() || LBrace.isMacroID())
+    return std::nullopt;
+  std::string Indent;
+  if (!Body->body_empty() && !Body->body_front()->getBeginLoc().isMacroID() &&
+      SM.getSpellingLineNumber(Body->body_front()->getBeginLoc()) !=
+          SM.getSpellingLineNumber(LBrace))
+    Indent = indentationOf(Body->body_front()->getBeginLoc(), SM);
+  else
+    Indent = indentationOf(LBrace, SM) + "  ";
+  return FixItHint::CreateInsertion(
+      LBrace.getLocWithOffset(1),
+      (lineEnding(LBrace, SM) + Indent + Declaration).str());
 }
 
 std::string freshName(llvm::StringRef Base, const llvm::StringSet<> &Taken) {

@@ -43,6 +43,22 @@ std::optional<clang::FixItHint> nameTemporary(clang::SourceRange TypeRange,
                                               llvm::StringRef Name,
                                               const clang::ASTContext &Ctx);
 
+/// Appends `.detach()` to the tensor expression \p E, with parentheses where
+/// the expression is not a postfix expression already.
+std::optional<clang::FixItHint> appendDetach(const clang::Expr *E,
+                                             const clang::ASTContext &Ctx);
+
+/// Inserts \p Declaration (e.g. `torch::NoGradGuard no_grad;`) as a new line
+/// after the statement \p After, indented like it.
+std::optional<clang::FixItHint> insertLineAfter(const clang::Stmt *After,
+                                                llvm::StringRef Declaration,
+                                                const clang::ASTContext &Ctx);
+
+/// Inserts \p Declaration as the first statement of \p Body.
+std::optional<clang::FixItHint> insertAtStart(const clang::CompoundStmt *Body,
+                                              llvm::StringRef Declaration,
+                                              const clang::ASTContext &Ctx);
+
 /// \p Base, or \p Base with the smallest suffix _2, _3, ... that is not in
 /// \p Taken.
 std::string freshName(llvm::StringRef Base, const llvm::StringSet<> &Taken);

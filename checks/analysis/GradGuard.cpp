@@ -5,7 +5,9 @@
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -209,7 +211,95 @@ static bool runsOnNewThread(const LambdaExpr *Lambda, ASTContext &Ctx) {
   return false;
 }
 
-GradState gradStateAt(const Stmt *S, ASTContext &Ctx) {
+namespace {
+class CallCollector : public RecursiveASTVisitor<CallCollector> {
+public:
+  CallCollector(
+      llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>>
+          &Calls,
+      llvm::DenseSet<const FunctionDecl *> &Escaping)
+      : Calls(Calls), Escaping(Escaping) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (const FunctionDecl *FD = Call->getDirectCallee()) {
+      Calls[FD->getCanonicalDecl()].push_back(Call);
+      if (const Expr *Callee = Call->getCallee())
+        Called.insert(Callee->IgnoreParenImpCasts());
+    }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
+      if (!Called.contains(Ref))
+        Referenced.push_back({FD->getCanonicalDecl(), Ref});
+    return true;
+  }
+  void finish() {
+    for (auto [FD, Ref] : Referenced)
+      if (!Called.contains(Ref))
+        Escaping.insert(FD);
+  }
+
+private:
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>>
+      &Calls;
+  llvm::DenseSet<const FunctionDecl *> &Escaping;
+  llvm::DenseSet<const Expr *> Called;
+  llvm::SmallVector<std::pair<const FunctionDecl *, const DeclRefExpr *>, 8>
+      Referenced;
+};
+} // namespace
+
+CallSites::CallSites(ASTContext &Ctx) {
+  CallCollector Collector(Calls, Escaping);
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!SM.isInSystemHeader(D->getLocation()))
+      Collector.TraverseDecl(D);
+  Collector.finish();
+}
+
+std::optional<llvm::ArrayRef<const CallExpr *>>
+CallSites::of(const FunctionDecl *FD) const {
+  FD = FD->getCanonicalDecl();
+  if (Escaping.contains(FD))
+    return std::nullopt;
+  auto It = Calls.find(FD);
+  if (It == Calls.end())
+    return llvm::ArrayRef<const CallExpr *>();
+  return llvm::ArrayRef<const CallExpr *>(It->second);
+}
+
+static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
+                                 const CallSites *Callers, unsigned Depth);
+
+/// The grad state on entry to \p FD: that of its callers when every one of
+/// them is known and agrees.
+static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
+                            const CallSites *Callers, unsigned Depth) {
+  if (!Callers || Depth > 4)
+    return GradState::Recording;
+  auto Sites = Callers->of(FD);
+  if (!Sites || Sites->empty())
+    return GradState::Recording;
+  bool AllGuarded = true, AnyRecording = false;
+  for (const CallExpr *Site : *Sites) {
+    GradState State = gradStateAtImpl(Site, Ctx, Callers, Depth + 1);
+    AllGuarded &= State == GradState::NotRecording;
+    AnyRecording |= State == GradState::Recording;
+  }
+  if (AllGuarded)
+    return GradState::NotRecording;
+  return AnyRecording ? GradState::Recording : GradState::Unknown;
+}
+
+GradState gradStateAt(const Stmt *S, ASTContext &Ctx, const CallSites *Callers) {
+  return gradStateAtImpl(S, Ctx, Callers, 0);
+}
+
+static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
+                                 const CallSites *Callers, unsigned Depth) {
   DynTypedNode Node = DynTypedNode::create(*S);
   while (true) {
     auto Parents = Ctx.getParents(Node);
@@ -231,7 +321,7 @@ GradState gradStateAt(const Stmt *S, ASTContext &Ctx) {
       // Only a lambda's body continues into the scope that defines it.
       const auto *MD = dyn_cast<CXXMethodDecl>(FD);
       if (!MD || !MD->getParent()->isLambda())
-        return GradState::Recording;
+        return entryState(FD, Ctx, Callers, Depth);
     }
     Node = Parent;
   }

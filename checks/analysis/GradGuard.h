@@ -15,6 +15,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace torch_tidy::analysis {
 
@@ -49,9 +51,30 @@ enum class GradState {
   Unknown,      ///< the state depends on a value or a branch
 };
 
+/// Every call of every function defined outside system headers, in one
+/// translation unit: a function whose every call site is guarded runs
+/// guarded.
+class CallSites {
+public:
+  explicit CallSites(clang::ASTContext &Ctx);
+  /// The calls of \p FD; std::nullopt when its address escapes (it is
+  /// passed or stored), so that not every caller is known.
+  std::optional<llvm::ArrayRef<const clang::CallExpr *>>
+  of(const clang::FunctionDecl *FD) const;
+
+private:
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::SmallVector<const clang::CallExpr *, 2>>
+      Calls;
+  llvm::DenseSet<const clang::FunctionDecl *> Escaping;
+};
+
 /// G: the grad state at \p S, from the guards of the enclosing scopes of
-/// its function (lambdas included, unless handed to a new thread).
-GradState gradStateAt(const clang::Stmt *S, clang::ASTContext &Ctx);
+/// its function (lambdas included, unless handed to a new thread) and, with
+/// \p Callers, from the call sites of the function: it runs guarded when all
+/// of them are guarded.
+GradState gradStateAt(const clang::Stmt *S, clang::ASTContext &Ctx,
+                      const CallSites *Callers = nullptr);
 
 } // namespace torch_tidy::analysis
 

@@ -1,0 +1,125 @@
+//===--- ExprUtils.cpp - Small questions about expressions ----------------===//
+
+#include "checks/analysis/ExprUtils.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+const Expr *stripWrappers(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(Next))
+      Next = C->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(Next))
+      Next = F->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Next);
+             Construct && Construct->getNumArgs() == 1 &&
+             Construct->getConstructor()->isCopyOrMoveConstructor())
+      Next = Construct->getArg(0);
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+const ValueDecl *referencedDecl(const Expr *E) {
+  E = stripWrappers(E);
+  if (!E)
+    return nullptr;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return Ref->getDecl();
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return Member->getMemberDecl();
+  return nullptr;
+}
+
+llvm::SmallVector<const ValueDecl *, 4> tiedDecls(const Expr *E) {
+  llvm::SmallVector<const ValueDecl *, 4> Result;
+  E = stripWrappers(E);
+  if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(E))
+    if (Construct->getNumArgs() == 1)
+      E = stripWrappers(Construct->getArg(0));
+  const auto *Call = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || FD->getQualifiedNameAsString() != "std::tie")
+    return Result;
+  for (const Expr *Arg : Call->arguments())
+    if (const ValueDecl *D = referencedDecl(Arg))
+      Result.push_back(D);
+  return Result;
+}
+
+const Expr *containerOf(const Expr *E) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    const Expr *S = stripWrappers(E);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+        Op && Op->getOperator() == OO_Subscript) {
+      E = Op->getArg(0);
+      continue;
+    }
+    if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(S)) {
+      E = Sub->getBase();
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
+      const CXXMethodDecl *MD = Call->getMethodDecl();
+      if (MD && MD->getIdentifier() &&
+          llvm::is_contained({"at", "index", "select", "narrow", "slice",
+                              "front", "back"},
+                             MD->getName())) {
+        E = Call->getImplicitObjectArgument();
+        continue;
+      }
+    }
+    return S;
+  }
+  return stripWrappers(E);
+}
+
+bool contains(const Stmt *Outer, const Stmt *Inner) {
+  if (!Outer || !Inner)
+    return false;
+  if (Outer == Inner)
+    return true;
+  for (const Stmt *Child : Outer->children())
+    if (contains(Child, Inner))
+      return true;
+  return false;
+}
+
+namespace {
+class MentionFinder : public RecursiveASTVisitor<MentionFinder> {
+public:
+  explicit MentionFinder(const ValueDecl *D) : D(D) {}
+  bool Found = false;
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    Found |= Ref->getDecl() == D;
+    return !Found;
+  }
+  bool VisitMemberExpr(MemberExpr *Member) {
+    Found |= Member->getMemberDecl() == D;
+    return !Found;
+  }
+
+private:
+  const ValueDecl *D;
+};
+} // namespace
+
+bool mentions(const Stmt *S, const ValueDecl *D) {
+  MentionFinder Finder(D);
+  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  return Finder.Found;
+}
+
+} // namespace torch_tidy::analysis

@@ -1,0 +1,34 @@
+//===--- ExprUtils.h - Small questions about expressions ------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_EXPRUTILS_H
+#define TORCH_TIDY_ANALYSIS_EXPRUTILS_H
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace torch_tidy::analysis {
+
+/// \p E without parentheses, implicit casts, temporaries, cleanups,
+/// functional casts and copy/move constructions.
+const clang::Expr *stripWrappers(const clang::Expr *E);
+
+/// The variable, field or structured binding \p E names (`x`, `this->x`,
+/// `obj.x`), if it names one.
+const clang::ValueDecl *referencedDecl(const clang::Expr *E);
+
+/// The variables a `std::tie(a, b)` expression binds, if \p E is one.
+llvm::SmallVector<const clang::ValueDecl *, 4> tiedDecls(const clang::Expr *E);
+
+/// The object an element access refers into: `buf` for `buf[i]`,
+/// `buf.at(i)`, `buf.index(...)`, `buf.select(...)`, `buf.narrow(...)`;
+/// \p E itself otherwise.
+const clang::Expr *containerOf(const clang::Expr *E);
+
+/// Whether \p Inner is \p Outer or inside it.
+bool contains(const clang::Stmt *Outer, const clang::Stmt *Inner);
+
+/// Whether \p E refers to \p D anywhere inside it.
+bool mentions(const clang::Stmt *S, const clang::ValueDecl *D);
+
+} // namespace torch_tidy::analysis
+
+#endif

@@ -1,0 +1,208 @@
+//===--- FunctionFlow.cpp - Order of evaluation inside one function -------===//
+
+#include "checks/analysis/FunctionFlow.h"
+
+#include "checks/analysis/ExprUtils.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+/// Methods that change their object and keep what it held before.
+static bool isUpdatingMethod(llvm::StringRef Name) {
+  if (llvm::is_contained({"push_back", "emplace_back", "push_front",
+                          "emplace_front", "insert", "emplace", "append",
+                          "insert_or_assign", "try_emplace"},
+                         Name))
+    return true;
+  // LibTorch's in-place tensor operations end in an underscore.
+  return Name.size() > 1 && Name.ends_with("_") && Name != "detach_";
+}
+
+static bool names(const Expr *E, const ValueDecl *Var) {
+  return referencedDecl(E) == Var;
+}
+
+std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (D == Var) {
+        Definition Def{Definition::Replace, S, {}};
+        if (const Expr *Init = cast<VarDecl>(D)->getInit())
+          Def.Values.push_back(Init);
+        return Def;
+      }
+    return std::nullopt;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (!BO->isAssignmentOp() || !names(BO->getLHS(), Var))
+      return std::nullopt;
+    return Definition{BO->getOpcode() == BO_Assign ? Definition::Replace
+                                                   : Definition::Update,
+                      S,
+                      {BO->getRHS()}};
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (!Op->isAssignmentOp() || Op->getNumArgs() != 2)
+      return std::nullopt;
+    const Expr *LHS = Op->getArg(0);
+    bool Plain = Op->getOperator() == OO_Equal;
+    if (names(LHS, Var))
+      return Definition{Plain ? Definition::Replace : Definition::Update,
+                        S,
+                        {Op->getArg(1)}};
+    if (Plain && llvm::is_contained(tiedDecls(LHS), Var))
+      return Definition{Definition::Replace, S, {Op->getArg(1)}};
+    // v[k] = e, v.at(k) = e: an element of v changes.
+    if (containerOf(LHS) != stripWrappers(LHS) && names(containerOf(LHS), Var))
+      return Definition{Definition::Update, S, {Op->getArg(1)}};
+    return std::nullopt;
+  }
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
+    const CXXMethodDecl *MD = Call->getMethodDecl();
+    const Expr *Object = Call->getImplicitObjectArgument();
+    if (!MD || !MD->getIdentifier() || !Object)
+      return std::nullopt;
+    llvm::StringRef Name = MD->getName();
+    bool OnVar = names(Object, Var);
+    bool OnElement = !OnVar && names(containerOf(Object), Var);
+    if (!OnVar && !OnElement)
+      return std::nullopt;
+    if (OnVar && (Name == "clear" || Name == "detach_"))
+      return Definition{Definition::Replace, S, {}};
+    if (Name == "requires_grad_" || Name == "set_requires_grad")
+      return Definition{Definition::Update, S, {Call}};
+    if (isUpdatingMethod(Name)) {
+      Definition Def{Definition::Update, S, {}};
+      for (const Expr *Arg : Call->arguments())
+        Def.Values.push_back(Arg);
+      return Def;
+    }
+  }
+  return std::nullopt;
+}
+
+FunctionFlow::FunctionFlow(const FunctionDecl *Function, ASTContext &Ctx)
+    : Ctx(Ctx) {
+  if (!Function || !Function->hasBody())
+    return;
+  CFG::BuildOptions Options;
+  Options.setAllAlwaysAdd();
+  Options.AddImplicitDtors = false;
+  Options.AddTemporaryDtors = false;
+  Options.AddCXXDefaultInitExprInCtors = true;
+  Cfg = CFG::buildCFG(Function, Function->getBody(), &Ctx, Options);
+  if (!Cfg)
+    return;
+  for (const CFGBlock *Block : *Cfg) {
+    unsigned Index = 0;
+    for (const CFGElement &Element : *Block) {
+      if (auto S = Element.getAs<CFGStmt>())
+        Position.try_emplace(S->getStmt(), Block, Index);
+      ++Index;
+    }
+  }
+}
+
+std::optional<std::pair<const CFGBlock *, unsigned>>
+FunctionFlow::positionOf(const Stmt *S) const {
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    if (const auto *Current = Node.get<Stmt>()) {
+      auto It = Position.find(Current);
+      if (It != Position.end())
+        return It->second;
+    }
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return std::nullopt;
+    Node = Parents[0];
+  }
+  return std::nullopt;
+}
+
+FunctionFlow::Nearest
+FunctionFlow::nearestBefore(const Stmt *Use,
+                            llvm::function_ref<bool(const Stmt *)> Pred) const {
+  Nearest Result;
+  auto Start = Cfg ? positionOf(Use) : std::nullopt;
+  if (!Start) {
+    Result.ReachesEntry = true;
+    return Result;
+  }
+  llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work{*Start};
+  while (!Work.empty()) {
+    auto [Block, End] = Work.pop_back_val();
+    bool FoundHere = false;
+    for (unsigned I = End; I-- > 0;) {
+      if (auto S = (*Block)[I].getAs<CFGStmt>())
+        if (Pred(S->getStmt())) {
+          Result.Found.push_back(S->getStmt());
+          FoundHere = true;
+          break;
+        }
+    }
+    if (FoundHere)
+      continue;
+    if (Block == &Cfg->getEntry() || Block->pred_empty()) {
+      Result.ReachesEntry |= Block == &Cfg->getEntry();
+      continue;
+    }
+    for (const CFGBlock *Pred : Block->preds())
+      if (Pred && Visited.insert(Pred).second)
+        Work.emplace_back(Pred, Pred->size());
+  }
+  return Result;
+}
+
+llvm::SmallVector<Definition, 4>
+FunctionFlow::reachingDefinitions(const ValueDecl *Var, const Stmt *Use) const {
+  llvm::SmallVector<Definition, 4> Result;
+  if (!Cfg) {
+    Result.push_back({Definition::Entry, nullptr, {}});
+    return Result;
+  }
+  auto Start = positionOf(Use);
+  if (!Start) {
+    Result.push_back({Definition::Entry, nullptr, {}});
+    return Result;
+  }
+  llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work{*Start};
+  bool ReachedEntry = false;
+  while (!Work.empty()) {
+    auto [Block, End] = Work.pop_back_val();
+    bool Killed = false;
+    for (unsigned I = End; I-- > 0;) {
+      auto S = (*Block)[I].getAs<CFGStmt>();
+      if (!S)
+        continue;
+      if (auto Def = definitionAt(S->getStmt(), Var)) {
+        Result.push_back(*Def);
+        if (Def->Kind == Definition::Replace) {
+          Killed = true;
+          break;
+        }
+      }
+    }
+    if (Killed)
+      continue;
+    if (Block == &Cfg->getEntry()) {
+      ReachedEntry = true;
+      continue;
+    }
+    for (const CFGBlock *Pred : Block->preds())
+      if (Pred && Visited.insert(Pred).second)
+        Work.emplace_back(Pred, Pred->size());
+  }
+  if (ReachedEntry)
+    Result.push_back({Definition::Entry, nullptr, {}});
+  return Result;
+}
+
+} // namespace torch_tidy::analysis

@@ -1,0 +1,69 @@
+//===--- FunctionFlow.h - Order of evaluation inside one function ---------===//
+//
+// Clang's CFG of one function body, and the two questions the analyses ask
+// of it: which definitions of a variable reach a use (reaching definitions,
+// walked backwards over every path), and what the nearest statement of some
+// kind is on every path to a point (e.g. the last `module->eval()` /
+// `module->train()` before a forward call).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_FUNCTIONFLOW_H
+#define TORCH_TIDY_ANALYSIS_FUNCTIONFLOW_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <memory>
+
+namespace torch_tidy::analysis {
+
+/// One place where a variable gets its value.
+struct Definition {
+  enum KindT {
+    Replace, ///< `T v = e;`, `v = e;`, `std::tie(v, w) = e;`, `v.clear()`
+    Update,  ///< `v += e;`, `v.add_(e)`, `v.push_back(e)`, `v[k] = e`: keeps the old value too
+    Entry,   ///< the value on entry: a parameter, or a variable never written here
+  } Kind;
+  const clang::Stmt *At = nullptr;
+  llvm::SmallVector<const clang::Expr *, 2> Values;
+};
+
+/// Whether \p S, a statement or expression, defines \p Var, and how.
+std::optional<Definition> definitionAt(const clang::Stmt *S,
+                                       const clang::ValueDecl *Var);
+
+class FunctionFlow {
+public:
+  FunctionFlow(const clang::FunctionDecl *Function, clang::ASTContext &Ctx);
+
+  /// Whether a CFG could be built.
+  bool valid() const { return Cfg != nullptr; }
+
+  /// The definitions of \p Var that may reach the evaluation of \p Use.
+  llvm::SmallVector<Definition, 4> reachingDefinitions(const clang::ValueDecl *Var,
+                                                       const clang::Stmt *Use) const;
+
+  struct Nearest {
+    llvm::SmallVector<const clang::Stmt *, 4> Found; ///< one per path that has one
+    bool ReachesEntry = false; ///< some path from the entry has none
+  };
+  /// Walking back from \p Use along every path, the first statement for which
+  /// \p Pred holds.
+  Nearest nearestBefore(const clang::Stmt *Use,
+                        llvm::function_ref<bool(const clang::Stmt *)> Pred) const;
+
+private:
+  std::optional<std::pair<const clang::CFGBlock *, unsigned>>
+  positionOf(const clang::Stmt *S) const;
+
+  clang::ASTContext &Ctx;
+  std::unique_ptr<clang::CFG> Cfg;
+  llvm::DenseMap<const clang::Stmt *, std::pair<const clang::CFGBlock *, unsigned>>
+      Position;
+};
+
+} // namespace torch_tidy::analysis
+
+#endif

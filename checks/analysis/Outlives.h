@@ -1,0 +1,45 @@
+//===--- Outlives.h - O: does the target outlive the iteration? -----------===//
+//
+// A write keeps what it stores beyond the current iteration when its target
+// is a variable declared outside the innermost loop that runs the write; a
+// data member, global or static (these outlive each call, loop or not); a
+// parameter passed by reference (the caller's object); or an element of any
+// of these. Bounded on purpose, and so excused: a target whose graph a
+// backward pass consumes after the loop (unrolled BPTT, micro-batch
+// accumulation), or a member that the translation unit both backpropagates
+// through and clears (REINFORCE-style log-probability lists).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_OUTLIVES_H
+#define TORCH_TIDY_ANALYSIS_OUTLIVES_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+#include <optional>
+
+namespace torch_tidy::analysis {
+
+struct Lifetime {
+  enum KindT {
+    Loop, ///< a local declared outside the loop that runs the write
+    Call, ///< a member, global, static or by-reference parameter
+  } Kind;
+  const clang::ValueDecl *Target; ///< the variable or field written
+  const clang::Stmt *LoopStmt;    ///< the innermost loop around the write, if any
+};
+
+/// O: whether the object \p Target (an lvalue expression) outlives the
+/// iteration, or the call, in which \p At runs.
+std::optional<Lifetime> outlivesIteration(const clang::Expr *Target,
+                                          const clang::Stmt *At,
+                                          clang::ASTContext &Ctx);
+
+/// Whether the history that \p L's target gathers is consumed by a backward
+/// pass and then dropped: bounded on purpose.
+bool isBoundedOnPurpose(const Lifetime &L, const clang::Stmt *At,
+                        clang::ASTContext &Ctx);
+
+} // namespace torch_tidy::analysis
+
+#endif
