@@ -108,12 +108,12 @@ GraphAccumulationCheck::GraphAccumulationCheck(
     llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       AssumeUnknownTensorsCarryHistory(
-          Options.get("AssumeUnknownTensorsCarryHistory", false)) {}
+          Options.get("AssumeUnknownTensorsCarryHistory", "false") == "true") {}
 
 void GraphAccumulationCheck::storeOptions(
     clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AssumeUnknownTensorsCarryHistory",
-                AssumeUnknownTensorsCarryHistory);
+                AssumeUnknownTensorsCarryHistory ? "true" : "false");
 }
 
 void GraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
@@ -207,13 +207,14 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
                      "grows with every step (and backward() needs "
                      "retain_graph=true)")
               : diag(Write->getBeginLoc(),
-                     "'%0' outlives the iteration and takes on the autograd "
-                     "history of '%1' every iteration, so each step's graph "
-                     "and saved activations stay alive and memory grows with "
-                     "every step");
+                     "'%0' outlives the %select{iteration|call}2 and takes on "
+                     "the autograd history of '%1' every time, so each step's "
+                     "graph and saved activations stay alive and memory grows "
+                     "with every step");
       Diag << Name;
       if (!Recurrent)
-        Diag << shortText(Split.Carrying.front(), Ctx);
+        Diag << shortText(Split.Carrying.front(), Ctx)
+             << (Life->Kind == analysis::Lifetime::Call);
       Diag << Write->getSourceRange();
       // Detach the carried state (truncated backpropagation through time),
       // or what is added to the running value: every number stays the same.

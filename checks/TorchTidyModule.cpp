@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "checks/EvalWithoutGradGuardCheck.h"
 #include "checks/GraphAccumulationCheck.h"
+#include "checks/GraphInContainerCheck.h"
 #include "checks/RetainGraphInLoopCheck.h"
 #include "checks/UnnamedGradGuardCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -16,7 +18,10 @@ namespace torch_tidy {
 class TorchTidyModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<EvalWithoutGradGuardCheck>(
+        "torch-eval-without-grad-guard");
     Factories.registerCheck<GraphAccumulationCheck>("torch-graph-accumulation");
+    Factories.registerCheck<GraphInContainerCheck>("torch-graph-in-container");
     Factories.registerCheck<RetainGraphInLoopCheck>("torch-retain-graph-in-loop");
     Factories.registerCheck<UnnamedGradGuardCheck>("torch-unnamed-grad-guard");
   }

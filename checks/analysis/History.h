@@ -80,7 +80,6 @@ private:
 
 } // namespace torch_tidy::analysis
 
-#endif
 
 namespace torch_tidy::analysis {
 
@@ -110,3 +109,5 @@ private:
 };
 
 } // namespace torch_tidy::analysis
+
+#endif

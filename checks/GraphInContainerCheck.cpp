@@ -1,0 +1,146 @@
+//===--- GraphInContainerCheck.cpp - torch-graph-in-container -------------===//
+
+#include "checks/GraphInContainerCheck.h"
+
+#include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/Outlives.h"
+#include "checks/analysis/TorchTypes.h"
+#include "fixits/Edits.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace torch_tidy {
+
+namespace {
+AST_MATCHER(QualType, holdsTensors) { return analysis::holdsTensors(Node); }
+AST_MATCHER(QualType, isTensor) { return analysis::isTensorType(Node); }
+} // namespace
+
+GraphInContainerCheck::GraphInContainerCheck(
+    llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      AssumeUnknownTensorsCarryHistory(
+          Options.get("AssumeUnknownTensorsCarryHistory", "false") == "true") {}
+
+void GraphInContainerCheck::storeOptions(
+    clang::tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "AssumeUnknownTensorsCarryHistory",
+                AssumeUnknownTensorsCarryHistory ? "true" : "false");
+}
+
+void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
+  // A standard container of tensors (vector, deque, list, map, ...).
+  auto Container = expr(hasType(qualType(holdsTensors(), unless(isTensor()))));
+  // v.push_back(t), v.emplace_back(t), m.insert(...), m.emplace(k, t), ...
+  Finder->addMatcher(
+      cxxMemberCallExpr(on(Container),
+                        callee(cxxMethodDecl(hasAnyName(
+                            "push_back", "emplace_back", "push_front",
+                            "emplace_front", "insert", "emplace",
+                            "insert_or_assign", "try_emplace"))))
+          .bind("store"),
+      this);
+  // m[k] = t, v[i] = t, v.at(i) = t.
+  Finder->addMatcher(
+      cxxOperatorCallExpr(
+          hasOverloadedOperatorName("="), argumentCountIs(2),
+          hasArgument(0, expr(hasType(qualType(isTensor())),
+                              anyOf(cxxOperatorCallExpr(
+                                        hasOverloadedOperatorName("[]"),
+                                        hasArgument(0, Container)),
+                                    cxxMemberCallExpr(
+                                        on(Container),
+                                        callee(cxxMethodDecl(hasName("at"))))))))
+          .bind("store"),
+      this);
+  // buf[i].copy_(t), buf.index_put_({i}, t): written into a tensor buffer.
+  Finder->addMatcher(
+      cxxMemberCallExpr(on(expr(hasType(qualType(isTensor())))),
+                        callee(cxxMethodDecl(hasAnyName(
+                            "copy_", "index_put_", "index_copy_",
+                            "masked_scatter_", "scatter_"))))
+          .bind("store"),
+      this);
+}
+
+void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  const auto *Store = Result.Nodes.getNodeAs<Expr>("store");
+  analysis::HistoryAnalysis &History =
+      Facts.history(Ctx, AssumeUnknownTensorsCarryHistory);
+
+  const Expr *TargetExpr = nullptr;
+  llvm::SmallVector<const Expr *, 2> Stored;
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Store)) {
+    TargetExpr = Call->getImplicitObjectArgument();
+    llvm::StringRef Method = Call->getMethodDecl()->getName();
+    if (Method == "index_put_" || Method == "index_copy_" ||
+        Method == "scatter_" || Method == "masked_scatter_") {
+      if (Call->getNumArgs() > 0)
+        Stored.push_back(Call->getArg(Call->getNumArgs() - 1));
+    } else if (Method == "copy_") {
+      if (Call->getNumArgs() > 0)
+        Stored.push_back(Call->getArg(0));
+    } else {
+      for (const Expr *Arg : Call->arguments())
+        if (!isa<CXXDefaultArgExpr>(Arg) &&
+            analysis::holdsTensors(Arg->getType()))
+          Stored.push_back(Arg);
+    }
+  } else {
+    const auto *Assign = cast<CXXOperatorCallExpr>(Store);
+    TargetExpr = Assign->getArg(0);
+    Stored.push_back(Assign->getArg(1));
+  }
+
+  llvm::SmallVector<const Expr *, 2> Carrying;
+  for (const Expr *Value : Stored)
+    if (History.carriesHistory(Value))
+      Carrying.push_back(analysis::stripWrappers(Value));
+  if (Carrying.empty())
+    return;
+  std::optional<analysis::Lifetime> Life =
+      analysis::outlivesIteration(TargetExpr, Store, Ctx);
+  if (!Life || analysis::isBoundedOnPurpose(*Life, Store, Ctx))
+    return;
+
+  std::string Name = Life->Target->getNameAsString();
+  {
+    auto Diag = diag(Store->getBeginLoc(),
+                     "'%0' outlives the %select{iteration|call}1 and each "
+                     "time a tensor that carries autograd history is stored "
+                     "in it, so each step's graph and saved activations stay "
+                     "reachable and memory grows with every step")
+                << Name << (Life->Kind == analysis::Lifetime::Call)
+                << Store->getSourceRange();
+    llvm::SmallVector<FixItHint, 2> Fixes;
+    for (const Expr *Value : Carrying) {
+      auto Fix = analysis::isTensorType(Value->getType())
+                     ? fixits::appendDetach(Value, Ctx)
+                     : std::nullopt;
+      if (!Fix) {
+        Fixes.clear();
+        break;
+      }
+      Fixes.push_back(*Fix);
+    }
+    for (const FixItHint &Fix : Fixes)
+      Diag << Fix;
+  }
+  if (Life->Kind == analysis::Lifetime::Loop)
+    diag(Life->Target->getLocation(), "'%0' is declared outside the loop",
+         DiagnosticIDs::Note)
+        << Name;
+  else
+    diag(Life->Target->getLocation(), "'%0' outlives each call of the function",
+         DiagnosticIDs::Note)
+        << Name;
+  if (Life->LoopStmt)
+    diag(Life->LoopStmt->getBeginLoc(), "the loop that repeats it",
+         DiagnosticIDs::Note);
+}
+
+} // namespace torch_tidy

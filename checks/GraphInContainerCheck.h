@@ -1,0 +1,32 @@
+//===--- GraphInContainerCheck.h - torch-graph-in-container ---------------===//
+#ifndef TORCH_TIDY_CHECKS_GRAPHINCONTAINERCHECK_H
+#define TORCH_TIDY_CHECKS_GRAPHINCONTAINERCHECK_H
+
+#include "checks/analysis/History.h"
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace torch_tidy {
+
+/// Flags a tensor that carries autograd history stored into a container or
+/// tensor buffer that outlives the loop iteration (push_back, emplace_back,
+/// insert, emplace, push_front, m[k] = t, buf[i].copy_(t), buf.index_put_).
+class GraphInContainerCheck : public clang::tidy::ClangTidyCheck {
+public:
+  GraphInContainerCheck(llvm::StringRef Name,
+                        clang::tidy::ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void onStartOfTranslationUnit() override { Facts.reset(); }
+
+private:
+  const bool AssumeUnknownTensorsCarryHistory;
+  analysis::TranslationUnitFacts Facts;
+};
+
+} // namespace torch_tidy
+
+#endif
