@@ -17,6 +17,13 @@ namespace torch_tidy {
 namespace {
 AST_MATCHER(QualType, holdsTensors) { return analysis::holdsTensors(Node); }
 AST_MATCHER(QualType, isTensor) { return analysis::isTensorType(Node); }
+
+/// A position argument (`v.insert(v.end(), t)`), not a stored value.
+bool isIterator(const Expr *E) {
+  const auto *RD =
+      E->getType().getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName().contains("iterator");
+}
 } // namespace
 
 GraphInContainerCheck::GraphInContainerCheck(
@@ -87,7 +94,7 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
     } else {
       for (const Expr *Arg : Call->arguments())
         if (!isa<CXXDefaultArgExpr>(Arg) &&
-            analysis::holdsTensors(Arg->getType()))
+            analysis::holdsTensors(Arg->getType()) && !isIterator(Arg))
           Stored.push_back(Arg);
     }
   } else {

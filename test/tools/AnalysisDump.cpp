@@ -2,13 +2,17 @@
 //
 // For the analysis tests: at every call `probe(...)` in the input it prints
 //   LINE:COL: grad=<recording|not-recording|unknown> loop=<LINE|none>
-// and, for `probe_sources(expr)`, the sorted tensor sources of expr:
+// for `probe_sources(expr)`, the sorted tensor sources of expr:
 //   LINE:COL: sources=a,b,c
+// for `probe_history(expr)`, H:  LINE:COL: history=<yes|no|unknown>
+// for `probe_outlives(target)`, O: LINE:COL: outlives=<no|loop|call>[ bounded]
 //
 //===----------------------------------------------------------------------===//
 
 #include "checks/analysis/GradGuard.h"
+#include "checks/analysis/History.h"
 #include "checks/analysis/LoopScope.h"
+#include "checks/analysis/Outlives.h"
 #include "checks/analysis/TensorSources.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -26,6 +30,9 @@ static llvm::cl::OptionCategory Category("torch-tidy-analysis-dump");
 
 namespace {
 class Printer : public MatchFinder::MatchCallback {
+  std::unique_ptr<CallSites> Callers;
+  std::unique_ptr<HistoryAnalysis> History;
+
 public:
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("probe");
@@ -34,7 +41,30 @@ public:
     SourceLocation Loc = SM.getExpansionLoc(Call->getBeginLoc());
     llvm::outs() << SM.getExpansionLineNumber(Loc) << ":"
                  << SM.getExpansionColumnNumber(Loc) << ": ";
-    if (Call->getDirectCallee()->getName() == "probe_sources") {
+    llvm::StringRef Probe = Call->getDirectCallee()->getName();
+    if (Probe == "probe_history") {
+      if (!History || &History->context() != &Ctx) {
+        Callers = std::make_unique<CallSites>(Ctx);
+        History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(), false);
+      }
+      const char *Names[] = {"no", "yes", "unknown"};
+      llvm::outs() << "history="
+                   << Names[static_cast<int>(History->history(Call->getArg(0)))]
+                   << "\n";
+      return;
+    }
+    if (Probe == "probe_outlives") {
+      auto Life = outlivesIteration(Call->getArg(0), Call, Ctx);
+      llvm::outs() << "outlives=";
+      if (!Life)
+        llvm::outs() << "no";
+      else
+        llvm::outs() << (Life->Kind == Lifetime::Loop ? "loop" : "call")
+                     << (isBoundedOnPurpose(*Life, Call, Ctx) ? " bounded" : "");
+      llvm::outs() << "\n";
+      return;
+    }
+    if (Probe == "probe_sources") {
       TensorSources Sources(enclosingFunctionBody(Call, Ctx));
       std::vector<std::string> Names;
       for (const ValueDecl *D : Sources.sourcesOf(Call->getArg(0)))
@@ -44,7 +74,11 @@ public:
       return;
     }
     const char *State = "";
-    switch (gradStateAt(Call, Ctx)) {
+    if (!Callers || !History || &History->context() != &Ctx) {
+      Callers = std::make_unique<CallSites>(Ctx);
+      History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(), false);
+    }
+    switch (gradStateAt(Call, Ctx, Callers.get())) {
     case GradState::Recording:
       State = "recording";
       break;
@@ -78,7 +112,9 @@ int main(int argc, const char **argv) {
   Printer Print;
   MatchFinder Finder;
   Finder.addMatcher(
-      callExpr(callee(functionDecl(hasAnyName("probe", "probe_sources"))))
+      callExpr(callee(functionDecl(hasAnyName("probe", "probe_sources",
+                                                  "probe_history",
+                                                  "probe_outlives"))))
           .bind("probe"),
       &Print);
   return Tool.run(tooling::newFrontendActionFactory(&Finder).get());
