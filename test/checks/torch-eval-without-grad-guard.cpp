@@ -1,0 +1,250 @@
+// RUN: %check_torch_tidy %s torch-eval-without-grad-guard %t
+
+#include <torch/torch.h>
+#include <torch/script.h>
+#include <vector>
+
+#define RUN_MODEL(m, x) m(x)
+
+struct Batch {
+  torch::Tensor data, target;
+};
+
+// ---- Flagged ----------------------------------------------------------------
+
+double evaluate(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto out = model(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: double evaluate(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  return out.mean().item<double>();
+}
+
+double validate(torch::nn::Linear &model, const std::vector<Batch> &batches) {
+  double total = 0;
+  for (const auto &batch : batches)
+    total += torch::mse_loss(model->forward(batch.data), batch.target).item<double>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+    // CHECK-FIXES: double validate(torch::nn::Linear &model, const std::vector<Batch> &batches) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  return total;
+}
+
+torch::Tensor predict(torch::nn::Sequential &net, const torch::Tensor &x) {
+  return net->forward(x).argmax(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: torch::Tensor predict(torch::nn::Sequential &net, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+}
+
+int test_accuracy(torch::nn::Linear &model, const torch::Tensor &x, const torch::Tensor &y) {
+  auto correct = model(x).argmax(1).eq(y).sum();
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: int test_accuracy(torch::nn::Linear &model, const torch::Tensor &x, const torch::Tensor &y) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  return correct.item<int>();
+}
+
+double evaluateModel(torch::nn::Linear &model, const torch::Tensor &x) {
+  return model(x).sum().item<double>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: double evaluateModel(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+}
+
+std::vector<double> inference(torch::jit::Module &module, const torch::Tensor &x) {
+  std::vector<double> result;
+  auto out = module.forward({x}).toTensor();
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: std::vector<double> inference(torch::jit::Module &module, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  result.push_back(out.sum().item<double>());
+  return result;
+}
+
+void after_eval_in_a_loop(torch::nn::Linear &model, const std::vector<Batch> &batches,
+                          torch::optim::SGD &optimizer) {
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    model->train();
+    for (const auto &batch : batches) {
+      optimizer.zero_grad();
+      torch::mse_loss(model(batch.data), batch.target).backward();
+      optimizer.step();
+    }
+    model->eval();
+    double loss = 0;
+    for (const auto &batch : batches)
+      loss += torch::mse_loss(model(batch.data), batch.target).item<double>();
+      // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+      // CHECK-FIXES: model->eval();
+      // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  }
+}
+
+int main_like() {
+  torch::nn::Linear model(4, 1);
+  model->eval();
+  auto x = torch::randn({8, 4});
+  auto y = model(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: model->eval();
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  return y.sum().item<int>();
+}
+
+void eval_with_dot(torch::nn::Linear model, const torch::Tensor &x) {
+  model.ptr()->eval();
+  double s = model->forward(x).sum().item<double>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: model.ptr()->eval();
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  (void)s;
+}
+
+void train_false(torch::nn::Linear &model, const torch::Tensor &x) {
+  model->train(false);
+  auto out = model(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: model->train(false);
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  (void)out;
+}
+
+double evaluate_with_temporary_guard(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::NoGradGuard();
+  return model(x).sum().item<double>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: double evaluate_with_temporary_guard(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+}
+
+void eval_then_train_in_one_block(torch::nn::Linear &model, const torch::Tensor &x,
+                                  torch::optim::SGD &optimizer) {
+  model->eval();
+  double score = model(x).sum().item<double>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  model->train();
+  model(x).sum().backward();
+  optimizer.step();
+  (void)score;
+}
+
+double evaluate_two_calls(torch::nn::Linear &model, const torch::Tensor &x) {
+  double a = model(x).sum().item<double>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: double evaluate_two_calls(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  double b = model(x).mean().item<double>();
+  return a + b;
+}
+
+double evaluate_macro(torch::nn::Linear &model, const torch::Tensor &x) {
+  return RUN_MODEL(model, x).sum().item<double>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: double evaluate_macro(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+}
+
+double validation_step(torch::nn::LSTM &lstm, const torch::Tensor &x) {
+  auto [out, state] = lstm->forward(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // CHECK-FIXES: double validation_step(torch::nn::LSTM &lstm, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  return out.sum().item<double>();
+}
+
+// ---- Not flagged ------------------------------------------------------------
+
+double evaluate_guarded(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::NoGradGuard no_grad;
+  return model(x).mean().item<double>();
+}
+
+double evaluate_inference_mode(torch::nn::Linear &model, const torch::Tensor &x) {
+  c10::InferenceMode guard;
+  return model(x).mean().item<double>();
+}
+
+double evaluate_block_guard(torch::nn::Linear &model, const torch::Tensor &x) {
+  double result = 0;
+  {
+    torch::NoGradGuard no_grad;
+    result = model(x).sum().item<double>();
+  }
+  return result;
+}
+
+double evaluate_set_enabled(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::autograd::GradMode::set_enabled(false);
+  double r = model(x).sum().item<double>();
+  torch::autograd::GradMode::set_enabled(true);
+  return r;
+}
+
+// An evaluation helper only ever called under its caller's guard.
+double score_batch(torch::nn::Linear &model, const torch::Tensor &x) {
+  return model(x).sum().item<double>();
+}
+double test_guarded_caller(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::NoGradGuard no_grad;
+  return score_batch(model, x) + score_batch(model, x * 2);
+}
+
+// Named like evaluation but really the training forward: the caller
+// differentiates the result.
+torch::Tensor evaluate_loss(torch::nn::Linear &model, const torch::Tensor &x) {
+  return model(x).pow(2).mean();
+}
+void train_step(torch::nn::Linear &model, const torch::Tensor &x) {
+  evaluate_loss(model, x).backward();
+}
+
+double validate_and_train(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto loss = model(x).sum();
+  loss.backward();
+  return loss.item<double>();
+}
+
+bool test_shapes(const torch::Tensor &x) {
+  return x.dim() == 2;
+}
+
+void training_after_train(torch::nn::Linear &model, const torch::Tensor &x) {
+  model->eval();
+  model->train();
+  auto out = model(x);
+  (void)out;
+}
+
+void mode_on_some_paths(torch::nn::Linear &model, const torch::Tensor &x, bool quick) {
+  if (quick)
+    model->eval();
+  auto out = model(x);
+  (void)out;
+}
+
+void other_module_in_eval(torch::nn::Linear &teacher, torch::nn::Linear &student,
+                          const torch::Tensor &x) {
+  teacher->eval();
+  auto out = student(x);
+  (void)out;
+}
+
+torch::Tensor test_time_features(torch::nn::Linear &model, const torch::Tensor &x) {
+  return model(x);
+}
+
+struct NetImpl : torch::nn::Module {
+  torch::nn::Linear fc{4, 1};
+  torch::Tensor forward(const torch::Tensor &x) { return fc(x); }
+};
+
+double evaluate_threaded(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::NoGradGuard no_grad;
+  auto inline_eval = [&] { return model(x).sum().item<double>(); };
+  return inline_eval();
+}
+
+double evaluate_nolint(torch::nn::Linear &model, const torch::Tensor &x) {
+  return model(x).sum().item<double>(); // NOLINT(torch-eval-without-grad-guard)
+}
