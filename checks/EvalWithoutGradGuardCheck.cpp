@@ -246,8 +246,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
     if (FlowsInto(Root))
       return;
   for (const Expr *Returned : Uses.Returned)
-    if (FlowsInto(Returned) &&
-        History.history(Returned) != analysis::Carries::No)
+    if (FlowsInto(Returned) && History.carriesHistory(Returned))
       return;
 
   Findings[Function] = Finding{Forward, EvalCall, &Ctx};

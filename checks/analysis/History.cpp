@@ -382,9 +382,12 @@ Carries HistoryAnalysis::ofField(const FieldDecl *Field) {
       if (Init->getMember() == Field && Init->isWritten())
         Values.push_back(Init->getInit());
     if (const Stmt *Body = Ctor->getBody())
-      for (const Stmt *Child : Body->children())
+      for (const Stmt *Child : Body->children()) {
+        if (const auto *E = dyn_cast_or_null<Expr>(Child))
+          Child = stripWrappers(E);
         if (auto Def = definitionAt(Child, Field))
           Values.append(Def->Values.begin(), Def->Values.end());
+      }
     for (const Expr *Value : Values) {
       const auto *Call = dyn_cast<CallExpr>(stripWrappers(Value));
       const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;

@@ -87,20 +87,28 @@ public:
   llvm::SmallVector<const CallExpr *, 4> Backwards;
   llvm::SmallVector<const Stmt *, 4> Resets;
   bool shouldVisitLambdaBody() const { return true; }
+
   bool VisitCallExpr(CallExpr *Call) {
     if (isBackwardFunction(Call->getDirectCallee()))
       Backwards.push_back(Call);
-    if (auto Def = definitionAt(Call, Target); Def && Def->Kind == Definition::Replace)
-      Resets.push_back(Call);
+    noteReset(Call);
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (auto Def = definitionAt(BO, Target); Def && Def->Kind == Definition::Replace)
-      Resets.push_back(BO);
+    noteReset(BO);
     return true;
   }
 
 private:
+  /// `t.clear()`, `t = fresh`: a reset, unless the new value is computed
+  /// from the old one (`t = t + x` keeps accumulating).
+  void noteReset(const Stmt *S) {
+    auto Def = definitionAt(S, Target);
+    if (Def && Def->Kind == Definition::Replace &&
+        llvm::none_of(Def->Values,
+                      [&](const Expr *V) { return mentions(V, Target); }))
+      Resets.push_back(S);
+  }
   const ValueDecl *Target;
 };
 

@@ -1,0 +1,148 @@
+// H: does this expression carry autograd history?
+// RUN: %analysis_dump %s -- %mock_torch | sort -t: -k1,1n | FileCheck %s -implicit-check-not=history=
+
+#include <torch/torch.h>
+#include <torch/script.h>
+#include <tuple>
+#include <vector>
+
+void probe_history(const torch::Tensor &);
+void probe_history(double);
+void probe_history(const std::vector<torch::Tensor> &);
+
+struct NetImpl : torch::nn::Module {
+  NetImpl() {
+    weight = register_parameter("weight", torch::randn({4}));
+    running = register_buffer("running", torch::zeros({4}));
+  }
+  torch::Tensor weight, running;
+};
+TORCH_MODULE(Net);
+
+torch::Tensor helper(torch::nn::Linear &model, const torch::Tensor &x) {
+  return model(x) * 2;
+}
+torch::Tensor passthrough(const torch::Tensor &t) { return t + 1; }
+torch::Tensor external(const torch::Tensor &t);
+
+void sources(torch::nn::Linear &model, torch::nn::Sequential &seq,
+             torch::nn::AnyModule &any, torch::jit::Module &jit,
+             torch::nn::LSTM &lstm, Net &net, const torch::Tensor &x) {
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(model(x));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(model->forward(x));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(seq->forward(x));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(any.forward(x));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(jit.forward({x}).toTensor());
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(model->parameters());
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(torch::ones({2}, torch::TensorOptions().requires_grad(true)));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(net->weight);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(net->running);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(helper(model, x));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(passthrough(model(x)));
+  // CHECK: [[@LINE+1]]:3: history=unknown
+  probe_history(passthrough(x));
+  // CHECK: [[@LINE+1]]:3: history=unknown
+  probe_history(external(model(x)));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(torch::zeros({2}));
+}
+
+void cuts(torch::nn::Linear &model, const torch::Tensor &x, const torch::Tensor &y) {
+  auto out = model(x);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(out.detach());
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(out.sum().item<double>());
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(out.argmax(1));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(out.eq(y));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(out > 0);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(out.to(torch::kLong));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(out.to(torch::kFloat));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(torch::relu(out) + y);
+}
+
+void flow(torch::nn::Linear &model, torch::nn::LSTM &lstm, const torch::Tensor &x) {
+  torch::Tensor t = model(x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(t);
+  t = t.detach();
+  // Only the definitions that reach the use count.
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(t);
+  auto &ref = t;
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(ref);
+  torch::Tensor out, state;
+  std::tie(out, std::ignore) = lstm(x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(out);
+  auto [a, b] = lstm(x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(a);
+  std::vector<torch::Tensor> list;
+  list.push_back(model(x));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(list);
+  list.clear();
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(list);
+  auto w = torch::randn({3});
+  w.requires_grad_();
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(w * 2);
+}
+
+void loops(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::Tensor acc = torch::zeros({});
+  for (int i = 0; i < 3; ++i) {
+    // Reached around the loop from the assignment below.
+    // CHECK: [[@LINE+1]]:5: history=yes
+    probe_history(acc);
+    acc = acc + model(x).sum();
+  }
+}
+
+void guards(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::Tensor out;
+  {
+    torch::NoGradGuard no_grad;
+    out = model(x);
+    // CHECK: [[@LINE+1]]:5: history=no
+    probe_history(model(x));
+  }
+  // Computed under the guard, used after it.
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(out);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(model(x));
+}
+
+torch::Tensor guarded_helper(torch::nn::Linear &model, const torch::Tensor &x) {
+  return model(x);
+}
+void caller_guards(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::NoGradGuard no_grad;
+  guarded_helper(model, x);
+}
+void helper_result(torch::nn::Linear &model, const torch::Tensor &x) {
+  // Every call of guarded_helper... but this one is not guarded.
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(guarded_helper(model, x));
+}
