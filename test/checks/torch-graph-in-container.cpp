@@ -245,6 +245,28 @@ void helper_called_under_guard(torch::nn::Linear &model, const torch::Tensor &x)
     guarded_helper(sink, model, x);
 }
 
+void integer_labels_and_gradients(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> labels, grads;
+  for (int i = 0; i < 10; ++i) {
+    labels.push_back(model(x).to(torch::kLong));
+    for (const auto &p : model->parameters())
+      grads.push_back(p.grad());
+  }
+}
+
+void fresh_tensors(std::vector<torch::Tensor> &buffers) {
+  for (int i = 0; i < 10; ++i)
+    buffers.emplace_back(torch::zeros({4}));
+}
+
+void grad_mode_off(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> outputs;
+  torch::autograd::GradMode::set_enabled(false);
+  for (int i = 0; i < 10; ++i)
+    outputs.push_back(model(x));
+  torch::autograd::GradMode::set_enabled(true);
+}
+
 void nolint(torch::nn::Linear &model, const torch::Tensor &x) {
   std::vector<torch::Tensor> outputs;
   for (int i = 0; i < 10; ++i)
