@@ -87,8 +87,7 @@ public:
       Found = true;
     if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD))
       if (MD->getIdentifier() && MD->getName() == "step" &&
-          MD->getParent()->getQualifiedNameAsString().find("optim") !=
-              std::string::npos)
+          analysis::derivesFrom(MD->getParent(), "torch::optim::Optimizer"))
         Found = true;
     return !Found;
   }
@@ -137,12 +136,9 @@ public:
   llvm::SmallVector<const Expr *, 4> Returned;
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool VisitCallExpr(CallExpr *Call) {
-    if (!analysis::isBackwardFunction(Call->getDirectCallee()))
-      return true;
-    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
-      Roots.push_back(Member->getImplicitObjectArgument());
-    else if (Call->getNumArgs() > 0)
-      Roots.push_back(Call->getArg(0));
+    if (analysis::isBackwardFunction(Call->getDirectCallee()))
+      if (const Expr *Root = analysis::backwardRoots(Call))
+        Roots.push_back(Root);
     return true;
   }
   bool VisitReturnStmt(ReturnStmt *Return) {
@@ -159,7 +155,7 @@ EvalWithoutGradGuardCheck::EvalWithoutGradGuardCheck(
       EvalFunctions(Options.get("EvalFunctions", DefaultEvalFunctions).str()),
       GuardType(Options.get("GuardType", "NoGradGuard").str()),
       AssumeUnknownTensorsCarryHistory(
-          Options.get("AssumeUnknownTensorsCarryHistory", "false") == "true"),
+          Options.get("AssumeUnknownTensorsCarryHistory", false)),
       EvalFunctionsRegex(EvalFunctions) {
   std::string Error;
   if (!EvalFunctionsRegex.isValid(Error))
@@ -176,7 +172,7 @@ void EvalWithoutGradGuardCheck::storeOptions(
   Options.store(Opts, "EvalFunctions", EvalFunctions);
   Options.store(Opts, "GuardType", GuardType);
   Options.store(Opts, "AssumeUnknownTensorsCarryHistory",
-                AssumeUnknownTensorsCarryHistory ? "true" : "false");
+                AssumeUnknownTensorsCarryHistory);
 }
 
 void EvalWithoutGradGuardCheck::onStartOfTranslationUnit() {
@@ -237,10 +233,10 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   BackwardAndReturns Uses;
   Uses.TraverseStmt(Function->getBody());
   analysis::TensorSources Sources(Function->getBody());
-  const ValueDecl *Result_ = resultVariable(Forward, Ctx);
+  const ValueDecl *ResultVar = resultVariable(Forward, Ctx);
   auto FlowsInto = [&](const Expr *E) {
     return analysis::contains(E, Forward) ||
-           (Result_ && Sources.sourcesOf(E).contains(Result_));
+           (ResultVar && Sources.sourcesOf(E).contains(ResultVar));
   };
   for (const Expr *Root : Uses.Roots)
     if (FlowsInto(Root))
@@ -273,12 +269,8 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     // Insert the guard where it covers only evaluation: right after the
     // eval() call when nothing after it in that block trains, or first in
     // a function that is evaluation code by its name.
-    llvm::StringSet<> Taken;
-    for (const Decl *D : Function->decls())
-      if (const auto *ND = dyn_cast<NamedDecl>(D); ND && ND->getIdentifier())
-        Taken.insert(ND->getName());
-    std::string Name =
-        fixits::freshName(Inference ? "inference_mode" : "no_grad", Taken);
+    std::string Name = fixits::freshName(
+        Inference ? "inference_mode" : "no_grad", fixits::namesUsedIn(Function));
     std::string Declaration = Guard + " " + Name + ";";
     std::optional<FixItHint> Fix;
     if (F.EvalCall) {

@@ -5,7 +5,7 @@
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/Outlives.h"
 #include "checks/analysis/TorchTypes.h"
-#include "fixits/Edits.h"
+#include "checks/GrowthDiagnostics.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -108,12 +108,12 @@ GraphAccumulationCheck::GraphAccumulationCheck(
     llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       AssumeUnknownTensorsCarryHistory(
-          Options.get("AssumeUnknownTensorsCarryHistory", "false") == "true") {}
+          Options.get("AssumeUnknownTensorsCarryHistory", false)) {}
 
 void GraphAccumulationCheck::storeOptions(
     clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AssumeUnknownTensorsCarryHistory",
-                AssumeUnknownTensorsCarryHistory ? "true" : "false");
+                AssumeUnknownTensorsCarryHistory);
 }
 
 void GraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
@@ -218,32 +218,11 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
       Diag << Write->getSourceRange();
       // Detach the carried state (truncated backpropagation through time),
       // or what is added to the running value: every number stays the same.
-      const auto &ToDetach = Recurrent ? Split.FedBack : Split.Carrying;
-      llvm::SmallVector<FixItHint, 2> Fixes;
-      for (const Expr *E : ToDetach) {
-        auto Fix = analysis::isTensorType(E->getType())
-                       ? fixits::appendDetach(E, Ctx)
-                       : std::nullopt;
-        if (!Fix) {
-          Fixes.clear();
-          break;
-        }
-        Fixes.push_back(*Fix);
-      }
-      for (const FixItHint &Fix : Fixes)
+      for (const FixItHint &Fix :
+           detachEach(Recurrent ? Split.FedBack : Split.Carrying, Ctx))
         Diag << Fix;
     }
-    if (Life->Kind == analysis::Lifetime::Loop)
-      diag(Target->getLocation(), "'%0' is declared outside the loop",
-           DiagnosticIDs::Note)
-          << Name;
-    else
-      diag(Target->getLocation(),
-           "'%0' outlives each call of the function", DiagnosticIDs::Note)
-          << Name;
-    if (Life->LoopStmt)
-      diag(Life->LoopStmt->getBeginLoc(), "the loop that repeats it",
-           DiagnosticIDs::Note);
+    noteLifetime(*this, *Life, Target);
   }
 }
 

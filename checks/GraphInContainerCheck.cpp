@@ -5,7 +5,7 @@
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/Outlives.h"
 #include "checks/analysis/TorchTypes.h"
-#include "fixits/Edits.h"
+#include "checks/GrowthDiagnostics.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -30,12 +30,12 @@ GraphInContainerCheck::GraphInContainerCheck(
     llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       AssumeUnknownTensorsCarryHistory(
-          Options.get("AssumeUnknownTensorsCarryHistory", "false") == "true") {}
+          Options.get("AssumeUnknownTensorsCarryHistory", false)) {}
 
 void GraphInContainerCheck::storeOptions(
     clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AssumeUnknownTensorsCarryHistory",
-                AssumeUnknownTensorsCarryHistory ? "true" : "false");
+                AssumeUnknownTensorsCarryHistory);
 }
 
 void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
@@ -123,31 +123,10 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
                      "reachable and memory grows with every step")
                 << Name << (Life->Kind == analysis::Lifetime::Call)
                 << Store->getSourceRange();
-    llvm::SmallVector<FixItHint, 2> Fixes;
-    for (const Expr *Value : Carrying) {
-      auto Fix = analysis::isTensorType(Value->getType())
-                     ? fixits::appendDetach(Value, Ctx)
-                     : std::nullopt;
-      if (!Fix) {
-        Fixes.clear();
-        break;
-      }
-      Fixes.push_back(*Fix);
-    }
-    for (const FixItHint &Fix : Fixes)
+    for (const FixItHint &Fix : detachEach(Carrying, Ctx))
       Diag << Fix;
   }
-  if (Life->Kind == analysis::Lifetime::Loop)
-    diag(Life->Target->getLocation(), "'%0' is declared outside the loop",
-         DiagnosticIDs::Note)
-        << Name;
-  else
-    diag(Life->Target->getLocation(), "'%0' outlives each call of the function",
-         DiagnosticIDs::Note)
-        << Name;
-  if (Life->LoopStmt)
-    diag(Life->LoopStmt->getBeginLoc(), "the loop that repeats it",
-         DiagnosticIDs::Note);
+  noteLifetime(*this, *Life, Life->Target);
 }
 
 } // namespace torch_tidy

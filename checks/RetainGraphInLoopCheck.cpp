@@ -35,14 +35,6 @@ AST_MATCHER(CallExpr, retainsGraph) {
          analysis::OptionalBool::True;
 }
 
-/// The tensors whose graph a backward pass walks: the object of
-/// `t.backward(...)`, the first argument of autograd::backward/grad.
-const Expr *graphRoots(const CallExpr *Call) {
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
-    return Member->getImplicitObjectArgument();
-  return Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
-}
-
 /// Every backward pass inside a statement.
 class BackwardCalls : public RecursiveASTVisitor<BackwardCalls> {
 public:
@@ -60,7 +52,7 @@ public:
 bool laterBackwardNeedsGraph(const CallExpr *Call, const Stmt *Loop,
                              ASTContext &Ctx) {
   const Stmt *Body = analysis::enclosingFunctionBody(Call, Ctx);
-  const Expr *Roots = graphRoots(Call);
+  const Expr *Roots = analysis::backwardRoots(Call);
   if (!Body || !Roots)
     return false;
   analysis::TensorSources Sources(Body);
@@ -72,7 +64,7 @@ bool laterBackwardNeedsGraph(const CallExpr *Call, const Stmt *Loop,
     if (Other == Call ||
         !SM.isBeforeInTranslationUnit(Call->getEndLoc(), Other->getBeginLoc()))
       continue;
-    const Expr *OtherRoots = graphRoots(Other);
+    const Expr *OtherRoots = analysis::backwardRoots(Other);
     if (!OtherRoots)
       continue;
     for (const ValueDecl *D : Sources.sourcesOf(OtherRoots))

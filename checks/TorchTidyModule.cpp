@@ -30,7 +30,7 @@ public:
 } // namespace torch_tidy
 
 static clang::tidy::ClangTidyModuleRegistry::Add<torch_tidy::TorchTidyModule>
-    X("torch-module", "Checks for LibTorch code whose memory grows every "
+    X("TorchTidyModule", "Checks for LibTorch code whose memory grows every "
                       "training step.");
 
 // Referenced by the torch-tidy binary so that a static link keeps this file.

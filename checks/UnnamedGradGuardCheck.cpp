@@ -5,7 +5,6 @@
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/LoopScope.h"
 #include "fixits/Edits.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
@@ -63,28 +62,6 @@ AST_MATCHER(Expr, isDiscardedStatement) {
     Current = Parent;
   }
 }
-
-/// Every name declared or referred to in a function body: a new local must
-/// not redeclare nor shadow any of them.
-class NamesInBody : public RecursiveASTVisitor<NamesInBody> {
-public:
-  llvm::StringSet<> Names;
-  bool VisitNamedDecl(NamedDecl *D) {
-    if (D->getIdentifier())
-      Names.insert(D->getName());
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (Ref->getDecl()->getIdentifier())
-      Names.insert(Ref->getDecl()->getName());
-    return true;
-  }
-  bool VisitMemberExpr(MemberExpr *Member) {
-    if (Member->getMemberDecl()->getIdentifier())
-      Names.insert(Member->getMemberDecl()->getName());
-    return true;
-  }
-};
 
 llvm::StringRef baseNameFor(analysis::GuardKind Kind) {
   switch (Kind) {
@@ -163,11 +140,10 @@ void UnnamedGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Function || isCastToVoid(Guard, Ctx))
     return;
   llvm::StringSet<> &Given = NamesGiven[Function];
-  NamesInBody Names;
-  Names.TraverseDecl(const_cast<FunctionDecl *>(Function));
+  llvm::StringSet<> Taken = fixits::namesUsedIn(Function);
   for (const auto &Name : Given)
-    Names.Names.insert(Name.getKey());
-  std::string Name = fixits::freshName(baseNameFor(Kind), Names.Names);
+    Taken.insert(Name.getKey());
+  std::string Name = fixits::freshName(baseNameFor(Kind), Taken);
   if (auto Fix = fixits::nameTemporary(TypeRange, InitRange, HasArguments,
                                        Name, Ctx)) {
     Given.insert(Name);

@@ -3,6 +3,7 @@
 #include "fixits/Edits.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -147,6 +148,37 @@ std::optional<FixItHint> insertAtStart(const CompoundStmt *Body,
   return FixItHint::CreateInsertion(
       LBrace.getLocWithOffset(1),
       (lineEnding(LBrace, SM) + Indent + Declaration).str());
+}
+
+namespace {
+class NameCollector : public RecursiveASTVisitor<NameCollector> {
+public:
+  llvm::StringSet<> Names;
+  bool VisitNamedDecl(NamedDecl *D) {
+    add(D);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    add(Ref->getDecl());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *Member) {
+    add(Member->getMemberDecl());
+    return true;
+  }
+
+private:
+  void add(const NamedDecl *D) {
+    if (D->getIdentifier())
+      Names.insert(D->getName());
+  }
+};
+} // namespace
+
+llvm::StringSet<> namesUsedIn(const FunctionDecl *Function) {
+  NameCollector Collector;
+  Collector.TraverseDecl(const_cast<FunctionDecl *>(Function));
+  return std::move(Collector.Names);
 }
 
 std::string freshName(llvm::StringRef Base, const llvm::StringSet<> &Taken) {

@@ -59,6 +59,11 @@ std::optional<clang::FixItHint> insertAtStart(const clang::CompoundStmt *Body,
                                               llvm::StringRef Declaration,
                                               const clang::ASTContext &Ctx);
 
+/// Every name declared in, or referred to by, \p Function (its own name and
+/// parameters included): a new local there must neither redeclare nor
+/// shadow any of them.
+llvm::StringSet<> namesUsedIn(const clang::FunctionDecl *Function);
+
 /// \p Base, or \p Base with the smallest suffix _2, _3, ... that is not in
 /// \p Taken.
 std::string freshName(llvm::StringRef Base, const llvm::StringSet<> &Taken);

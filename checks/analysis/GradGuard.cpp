@@ -13,25 +13,6 @@ using namespace clang;
 
 namespace torch_tidy::analysis {
 
-static bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef Name) {
-  if (RD->getQualifiedNameAsString() == Name)
-    return true;
-  if (!RD->hasDefinition())
-    return false;
-  bool Found = false;
-  RD->forallBases([&](const CXXRecordDecl *Base) {
-    Found |= Base->getQualifiedNameAsString() == Name;
-    return true;
-  });
-  return Found;
-}
-
-static const CXXRecordDecl *recordOf(QualType T) {
-  if (T.isNull())
-    return nullptr;
-  return T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
-}
-
 GuardKind guardKindOfType(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
   if (!RD)

@@ -16,22 +16,6 @@ using namespace clang;
 
 namespace torch_tidy::analysis {
 
-static bool isOrDerivesFrom(const CXXRecordDecl *RD,
-                            llvm::function_ref<bool(const CXXRecordDecl *)> Pred) {
-  if (!RD)
-    return false;
-  if (Pred(RD))
-    return true;
-  if (!RD->hasDefinition())
-    return false;
-  bool Found = false;
-  RD->forallBases([&](const CXXRecordDecl *Base) {
-    Found |= Pred(Base);
-    return true;
-  });
-  return Found;
-}
-
 bool isModuleClass(const CXXRecordDecl *RD) {
   return isOrDerivesFrom(RD, [](const CXXRecordDecl *C) {
     std::string Name = C->getQualifiedNameAsString();
@@ -40,27 +24,19 @@ bool isModuleClass(const CXXRecordDecl *RD) {
   });
 }
 
-static const CXXRecordDecl *recordOf(QualType T) {
-  if (T.isNull())
-    return nullptr;
-  T = T.getNonReferenceType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  return T.getCanonicalType()->getAsCXXRecordDecl();
-}
-
 bool isForwardCall(const Expr *E) {
   E = stripWrappers(E);
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E))
     return Op->getOperator() == OO_Call && Op->getNumArgs() > 0 &&
-           isModuleClass(recordOf(Op->getArg(0)->getType()));
+           isModuleClass(recordOf(Op->getArg(0)->getType(), /*ThroughPointer=*/true));
   if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *MD = Call->getMethodDecl();
     if (!MD || !MD->getIdentifier() ||
         !llvm::is_contained({"forward", "run_method"}, MD->getName()))
       return false;
     return isModuleClass(MD->getParent()) ||
-           isModuleClass(recordOf(Call->getImplicitObjectArgument()->getType()));
+           isModuleClass(recordOf(Call->getImplicitObjectArgument()->getType(),
+                                    /*ThroughPointer=*/true));
   }
   return false;
 }
@@ -186,7 +162,7 @@ static Carries join(Carries A, Carries B) {
 static bool mayHoldHistory(QualType T) {
   if (holdsTensors(T))
     return true;
-  const CXXRecordDecl *RD = recordOf(T);
+  const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/true);
   return RD && (RD->getQualifiedNameAsString() == "c10::IValue" ||
                 RD->getQualifiedNameAsString() == "c10::ivalue::Tuple");
 }
@@ -299,7 +275,7 @@ Carries HistoryAnalysis::ofCall(const CallExpr *Call) {
 
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
     const Expr *Object = Member->getImplicitObjectArgument();
-    const CXXRecordDecl *ObjectClass = recordOf(Object->getType());
+    const CXXRecordDecl *ObjectClass = recordOf(Object->getType(), /*ThroughPointer=*/true);
     llvm::SmallVector<const Expr *, 4> Operands{Object};
     Operands.append(Call->arg_begin(), Call->arg_end());
     if (isTensorType(Object->getType())) {

@@ -46,6 +46,14 @@ static const ValueDecl *rootOf(const Expr *Target, bool &ThroughThis) {
   return nullptr;
 }
 
+/// Whether \p D is declared inside \p S.
+static bool isDeclaredWithin(const ValueDecl *D, const Stmt *S,
+                             const SourceManager &SM) {
+  SourceLocation Loc = D->getLocation();
+  return SM.isBeforeInTranslationUnit(S->getBeginLoc(), Loc) &&
+         SM.isBeforeInTranslationUnit(Loc, S->getEndLoc());
+}
+
 std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
                                           ASTContext &Ctx) {
   bool ThroughThis = false;
@@ -69,12 +77,7 @@ std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
   if (!Loop)
     return std::nullopt;
   // Declared outside the loop: its declaration is not in the loop.
-  SourceRange LoopRange = Loop->getSourceRange();
-  const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation DeclLoc = Var->getLocation();
-  bool Inside = SM.isBeforeInTranslationUnit(LoopRange.getBegin(), DeclLoc) &&
-                SM.isBeforeInTranslationUnit(DeclLoc, LoopRange.getEnd());
-  if (Inside)
+  if (isDeclaredWithin(Var, Loop, Ctx.getSourceManager()))
     return std::nullopt;
   return Lifetime{Lifetime::Loop, D, Loop};
 }
@@ -112,20 +115,13 @@ private:
   const ValueDecl *Target;
 };
 
-const Expr *rootsOf(const CallExpr *Call) {
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
-    return Member->getImplicitObjectArgument();
-  return Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
-}
-
 /// Whether the backward pass \p Call walks the graph of \p Target.
-bool consumes(const CallExpr *Call, const ValueDecl *Target, const Stmt *Body) {
-  const Expr *Roots = rootsOf(Call);
+bool consumes(const CallExpr *Call, const ValueDecl *Target,
+              const TensorSources &Sources) {
+  const Expr *Roots = backwardRoots(Call);
   if (!Roots)
     return false;
-  if (mentions(Roots, Target))
-    return true;
-  return TensorSources(Body).sourcesOf(Roots).contains(Target);
+  return mentions(Roots, Target) || Sources.sourcesOf(Roots).contains(Target);
 }
 } // namespace
 
@@ -138,18 +134,19 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
       return false;
     ConsumerFinder Finder(L.Target);
     Finder.TraverseStmt(const_cast<Stmt *>(Body));
+    if (Finder.Backwards.empty())
+      return false;
+    TensorSources Sources(Body);
     for (const CallExpr *Backward : Finder.Backwards) {
       if (!SM.isBeforeInTranslationUnit(L.LoopStmt->getEndLoc(),
                                         Backward->getBeginLoc()) ||
-          !consumes(Backward, L.Target, Body))
+          !consumes(Backward, L.Target, Sources))
         continue;
       // Across an enclosing loop, the target must start afresh each time.
       const Stmt *Outer = innermostLoop(L.LoopStmt, Ctx);
       if (!Outer)
         return true;
-      SourceLocation DeclLoc = L.Target->getLocation();
-      if (SM.isBeforeInTranslationUnit(Outer->getBeginLoc(), DeclLoc) &&
-          SM.isBeforeInTranslationUnit(DeclLoc, Outer->getEndLoc()))
+      if (isDeclaredWithin(L.Target, Outer, SM))
         return true;
       for (const Stmt *Reset : Finder.Resets)
         if (contains(loopBody(Outer), Reset))
@@ -168,7 +165,7 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
     Reset |= !Finder.Resets.empty();
     for (const CallExpr *Backward : Finder.Backwards)
       if (const Stmt *Body = enclosingFunctionBody(Backward, Ctx))
-        Consumed |= consumes(Backward, L.Target, Body);
+        Consumed |= consumes(Backward, L.Target, TensorSources(Body));
     if (Consumed && Reset)
       return true;
   }

@@ -2,6 +2,7 @@
 
 #include "checks/analysis/TensorSources.h"
 
+#include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -10,34 +11,6 @@
 using namespace clang;
 
 namespace torch_tidy::analysis {
-
-/// The variable or field an expression names, if it names one:
-/// `x`, `this->x`, `obj.x`, a structured binding.
-static const ValueDecl *namedDecl(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-    return Ref->getDecl();
-  if (const auto *Member = dyn_cast<MemberExpr>(E))
-    return Member->getMemberDecl();
-  return nullptr;
-}
-
-/// The variables a std::tie(...) call on the left of `=` writes to.
-static llvm::SmallVector<const ValueDecl *, 4> tiedDecls(const Expr *E) {
-  llvm::SmallVector<const ValueDecl *, 4> Result;
-  E = E->IgnoreImplicit();
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
-    if (Construct->getNumArgs() == 1)
-      E = Construct->getArg(0)->IgnoreImplicit();
-  const auto *Call = dyn_cast<CallExpr>(E);
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || FD->getQualifiedNameAsString() != "std::tie")
-    return Result;
-  for (const Expr *Arg : Call->arguments())
-    if (const ValueDecl *D = namedDecl(Arg))
-      Result.push_back(D);
-  return Result;
-}
 
 namespace {
 class AssignmentCollector : public RecursiveASTVisitor<AssignmentCollector> {
@@ -63,7 +36,7 @@ public:
 
 private:
   void store(const Expr *LHS, const Expr *RHS) {
-    if (const ValueDecl *D = namedDecl(LHS)) {
+    if (const ValueDecl *D = referencedDecl(LHS)) {
       Stored[D].push_back(RHS);
       return;
     }

@@ -2,6 +2,8 @@
 
 #include "checks/analysis/TorchTypes.h"
 
+#include "checks/analysis/ExprUtils.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -11,34 +13,40 @@ using namespace clang;
 
 namespace torch_tidy::analysis {
 
-static const CXXRecordDecl *recordOf(QualType T) {
+const CXXRecordDecl *recordOf(QualType T, bool ThroughPointer) {
   if (T.isNull())
     return nullptr;
-  T = T.getNonReferenceType().getCanonicalType();
-  if (const auto *RD = T->getAsCXXRecordDecl())
+  T = T.getNonReferenceType();
+  if (ThroughPointer && T->isPointerType())
+    T = T->getPointeeType();
+  if (const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl())
     return RD->getDefinition() ? RD->getDefinition() : RD;
   return nullptr;
 }
 
-static bool isNamed(const NamedDecl *D, llvm::StringRef QualifiedName) {
-  return D && D->getQualifiedNameAsString() == QualifiedName;
-}
-
-bool isTensorType(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
+bool isOrDerivesFrom(const CXXRecordDecl *RD,
+                     llvm::function_ref<bool(const CXXRecordDecl *)> Pred) {
   if (!RD)
     return false;
-  if (isNamed(RD, "at::Tensor"))
+  if (Pred(RD))
     return true;
   if (!RD->hasDefinition())
     return false;
-  bool DerivesFromTensor = false;
+  bool Found = false;
   RD->forallBases([&](const CXXRecordDecl *Base) {
-    DerivesFromTensor |= isNamed(Base, "at::Tensor");
+    Found |= Pred(Base);
     return true;
   });
-  return DerivesFromTensor;
+  return Found;
 }
+
+bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef QualifiedName) {
+  return isOrDerivesFrom(RD, [&](const CXXRecordDecl *C) {
+    return C->getQualifiedNameAsString() == QualifiedName;
+  });
+}
+
+bool isTensorType(QualType T) { return derivesFrom(recordOf(T), "at::Tensor"); }
 
 static bool holdsTensorsImpl(QualType T, unsigned Depth) {
   if (Depth > 4)
@@ -76,6 +84,12 @@ bool isBackwardFunction(const FunctionDecl *FD) {
   return Name == "torch::autograd::backward" || Name == "torch::autograd::grad";
 }
 
+const Expr *backwardRoots(const CallExpr *Call) {
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    return Member->getImplicitObjectArgument();
+  return Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
+}
+
 std::optional<unsigned> parameterIndex(const FunctionDecl *FD,
                                        llvm::StringRef Name) {
   for (unsigned I = 0, N = FD->getNumParams(); I != N; ++I)
@@ -83,23 +97,6 @@ std::optional<unsigned> parameterIndex(const FunctionDecl *FD,
       if (II->getName() == Name)
         return I;
   return std::nullopt;
-}
-
-static const Expr *stripWrappers(const Expr *E) {
-  while (true) {
-    const Expr *Next = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = M->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Next))
-      Next = B->getSubExpr();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(Next))
-      Next = C->getSubExpr();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(Next))
-      Next = F->getSubExpr();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
 }
 
 static bool isOptionalType(QualType T) {

@@ -10,8 +10,21 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace torch_tidy::analysis {
+
+/// The class \p T names, after references, cv and sugar (and, with
+/// \p ThroughPointer, after a pointer), if it names one.
+const clang::CXXRecordDecl *recordOf(clang::QualType T,
+                                     bool ThroughPointer = false);
+
+/// Whether \p RD, or one of its bases, satisfies \p Pred.
+bool isOrDerivesFrom(const clang::CXXRecordDecl *RD,
+                     llvm::function_ref<bool(const clang::CXXRecordDecl *)> Pred);
+
+/// Whether \p RD is the class \p QualifiedName or derives from it.
+bool derivesFrom(const clang::CXXRecordDecl *RD, llvm::StringRef QualifiedName);
 
 /// Whether \p T (after references, cv and sugar) is at::Tensor or a class
 /// derived from it.
@@ -25,6 +38,10 @@ bool holdsTensors(clang::QualType T);
 /// Whether \p FD is `at::Tensor::backward`, `torch::autograd::backward` or
 /// `torch::autograd::grad`: a call that runs a backward pass.
 bool isBackwardFunction(const clang::FunctionDecl *FD);
+
+/// The tensors whose graph the backward pass \p Call walks: the object of
+/// `t.backward(...)`, the first argument of autograd::backward/grad.
+const clang::Expr *backwardRoots(const clang::CallExpr *Call);
 
 /// The index of \p FD's parameter named \p Name, if it has one.
 std::optional<unsigned> parameterIndex(const clang::FunctionDecl *FD,
