@@ -26,6 +26,8 @@ int main(int argc, const char **argv) {
   (void)TorchTidyModuleAnchorSource;
   llvm::cl::SetVersionPrinter(printVersion);
 
+  // Subcommands: verify, merge.
+
   std::vector<const char *> Args(argv, argv + argc);
   // A binary outside LLVM's own bin/ directory would look for clang's builtin
   // headers next to itself. Name the directory it was built against first,
