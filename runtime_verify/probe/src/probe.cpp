@@ -1,0 +1,2 @@
+//===--- probe.cpp - the probe library ------------------------------------===//
+#include "torch_tidy/probe_impl.h"
