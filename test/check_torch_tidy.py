@@ -58,6 +58,8 @@ def main():
     p.add_argument("--torch-include", default=None,
                    help="use these real LibTorch include dirs (':'-separated) "
                         "instead of the mock headers")
+    p.add_argument("--std", default="c++17",
+                   help="the C++ standard (LibTorch 2.x needs c++20)")
     p.add_argument("--front-end", choices=["both", "torch-tidy", "plugin"],
                    default="both")
     p.add_argument("--check-suffix", default="",
@@ -93,7 +95,7 @@ def main():
             includes += ["-isystem", d]
     else:
         includes = ["-isystem", args.inputs]
-    cflags = ["-std=c++17"] + includes + compiler_args
+    cflags = ["-std=" + args.std] + includes + compiler_args
 
     front_ends = {
         "torch-tidy": [args.torch_tidy],

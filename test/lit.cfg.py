@@ -3,6 +3,7 @@
 # integration tests, all through lit and FileCheck.
 import os
 import shlex
+import shutil
 
 import lit.formats
 
@@ -52,3 +53,21 @@ config.substitutions.append(("%inputs", shlex.quote(inputs)))
 
 if all(os.path.isdir(d) for d in config.libtorch_include_dirs):
     config.available_features.add("libtorch")
+
+# LibTorch 2.x from `.ci/install-libtorch2` (CMake: LIBTORCH2_PREFIX). Its
+# headers need C++20. These substitutions go first: "%real_torch" and
+# "%check_torch_tidy_real" are prefixes of theirs.
+libtorch2 = config.libtorch2_prefix
+libtorch2_includes = [os.path.join(libtorch2, "include"),
+                      os.path.join(libtorch2, "include", "torch", "csrc", "api", "include")]
+config.substitutions.insert(0, ("%libtorch2_prefix", shlex.quote(libtorch2)))
+config.substitutions.insert(0, ("%real_torch2", "-std=c++20 " + " ".join(
+    "-isystem " + shlex.quote(d) for d in libtorch2_includes)))
+config.substitutions.insert(0, ("%check_torch_tidy_real2", runner + " --torch-include="
+                                + shlex.quote(":".join(libtorch2_includes)) + " --std=c++20"))
+if os.path.isfile(os.path.join(libtorch2, "share", "cmake", "Torch", "TorchConfig.cmake")):
+    config.available_features.add("libtorch2")
+# The CUDA toolkit that links LibTorch 2.x's CUDA parts (its CMake config
+# looks for it).
+if shutil.which("nvcc", path=os.pathsep.join(["/usr/local/cuda/bin", os.environ.get("PATH", "")])):
+    config.available_features.add("cuda-toolkit")
