@@ -1,0 +1,370 @@
+//===--- Instrumenter.cpp - place probes for growth findings --------------===//
+#include "runtime_verify/instrument/Instrumenter.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <algorithm>
+
+namespace torchtidy {
+namespace verify {
+
+using namespace clang;
+
+namespace {
+
+/// Offsets of a node in the main file: [Begin, End) with End after the last
+/// token. Invalid (Ok == false) when any end is in a macro or another file.
+struct Span {
+  bool Ok = false;
+  unsigned Begin = 0, End = 0;
+  bool contains(unsigned O) const { return Ok && Begin <= O && O < End; }
+  unsigned size() const { return End - Begin; }
+};
+
+class Locator {
+public:
+  explicit Locator(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+
+  Span span(SourceRange R) const {
+    Span S;
+    if (R.isInvalid() || R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      return S;
+    if (!SM.isInMainFile(R.getBegin()) || !SM.isInMainFile(R.getEnd()))
+      return S;
+    S.Begin = SM.getFileOffset(R.getBegin());
+    SourceLocation EndTok = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
+    if (EndTok.isInvalid())
+      return S;
+    S.End = SM.getFileOffset(EndTok);
+    S.Ok = S.End >= S.Begin;
+    return S;
+  }
+
+  std::string text(SourceRange R) const {
+    return std::string(Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM,
+                                            Ctx.getLangOpts()));
+  }
+
+  /// Offset just after a statement, past its semicolon when it has one.
+  unsigned endOfStatement(const Stmt *S) const {
+    SourceLocation After = Lexer::findLocationAfterToken(S->getEndLoc(), tok::semi, SM,
+                                                         Ctx.getLangOpts(), false);
+    if (After.isValid() && !After.isMacroID())
+      return SM.getFileOffset(After);
+    return span(S->getSourceRange()).End;
+  }
+
+  unsigned line(unsigned Offset) const {
+    return SM.getLineNumber(SM.getMainFileID(), Offset);
+  }
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+};
+
+/// Everything of the main file the planner looks at.
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  explicit Collector(const Locator &L) : L(L) {}
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    if (F->isMain() && F->doesThisDeclarationHaveABody())
+      HasMain = true;
+    if (F->doesThisDeclarationHaveABody() && L.span(F->getBody()->getSourceRange()).Ok)
+      Functions.push_back(F);
+    return true;
+  }
+  bool VisitStmt(Stmt *S) {
+    if (!L.span(S->getSourceRange()).Ok)
+      return true;
+    if (isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(S))
+      Loops.push_back(S);
+    if (isa<CompoundStmt>(S))
+      Compounds.push_back(cast<CompoundStmt>(S));
+    if (isa<DeclRefExpr, MemberExpr>(S))
+      Names.push_back(cast<Expr>(S));
+    if (isa<CallExpr>(S))
+      Calls.push_back(cast<CallExpr>(S));
+    return true;
+  }
+
+  const Locator &L;
+  bool HasMain = false;
+  std::vector<FunctionDecl *> Functions;
+  std::vector<Stmt *> Loops;
+  std::vector<CompoundStmt *> Compounds;
+  std::vector<Expr *> Names;
+  std::vector<CallExpr *> Calls;
+};
+
+const Stmt *loopBody(const Stmt *Loop) {
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    return F->getBody();
+  if (const auto *F = dyn_cast<CXXForRangeStmt>(Loop))
+    return F->getBody();
+  if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    return W->getBody();
+  return cast<DoStmt>(Loop)->getBody();
+}
+
+/// The innermost node of `Nodes` whose span contains `Offset`.
+template <class T>
+T *innermost(const Locator &L, const std::vector<T *> &Nodes, unsigned Offset,
+             const Span *Within = nullptr) {
+  T *Best = nullptr;
+  unsigned BestSize = ~0u;
+  for (T *N : Nodes) {
+    Span S = L.span(N->getSourceRange());
+    if (!S.contains(Offset) || S.size() >= BestSize)
+      continue;
+    if (Within && !(Within->Begin <= S.Begin && S.End <= Within->End))
+      continue;
+    Best = N;
+    BestSize = S.size();
+  }
+  return Best;
+}
+
+std::string quotedName(llvm::StringRef Message) {
+  size_t Open = Message.find('\'');
+  if (Open == llvm::StringRef::npos)
+    return "";
+  size_t Close = Message.find('\'', Open + 1);
+  if (Close == llvm::StringRef::npos)
+    return "";
+  return std::string(Message.slice(Open + 1, Close));
+}
+
+class Planner {
+public:
+  Planner(const Locator &L, const Collector &C) : L(L), C(C) {}
+
+  ProbePlan plan(const Finding &F) {
+    ProbePlan P;
+    P.ProbeName = F.Check + "@" + std::to_string(F.Line);
+    FunctionDecl *Fn = nullptr;
+    {
+      unsigned Best = ~0u;
+      for (FunctionDecl *Cand : C.Functions) {
+        Span S = L.span(Cand->getBody()->getSourceRange());
+        if (S.contains(F.Offset) && S.size() < Best) {
+          Best = S.size();
+          Fn = Cand;
+        }
+      }
+    }
+    if (!Fn)
+      return fail(P, "the finding is not inside a function body this tool can see");
+    Span FnSpan = L.span(Fn->getBody()->getSourceRange());
+    Stmt *Loop = innermost(L, C.Loops, F.Offset, &FnSpan);
+
+    if (F.Check == "torch-eval-without-grad-guard")
+      return planForwardWatch(P, F);
+
+    // The watched target and where it is declared.
+    const Expr *TargetExpr = nullptr;
+    std::string Target;
+    if (F.Check == "torch-retain-graph-in-loop") {
+      TargetExpr = backwardTarget(F.Offset, FnSpan);
+      if (!TargetExpr)
+        return fail(P, "cannot find the tensor whose backward() is called");
+      Target = L.text(TargetExpr->getSourceRange());
+      if (llvm::StringRef(Target).starts_with("{"))
+        Target = "std::vector<at::Tensor>" + Target;
+    } else {
+      std::string Name = quotedName(F.Message);
+      if (Name.empty())
+        return fail(P, "cannot tell the target from the message");
+      for (Expr *E : C.Names) {
+        Span S = L.span(E->getSourceRange());
+        if (S.Ok && S.Begin >= F.Offset && S.End <= FnSpan.End &&
+            L.text(E->getSourceRange()) == Name &&
+            (!TargetExpr || S.Begin < L.span(TargetExpr->getSourceRange()).Begin))
+          TargetExpr = E;
+      }
+      if (!TargetExpr)
+        return fail(P, "cannot find '" + Name + "' at the finding");
+      Target = Name;
+    }
+    P.Target = Target;
+    std::string Sample = "::torch_tidy_probe::sample(\"" + P.ProbeName + "\", " + Target + ");";
+
+    // Members, globals and statics outlive the call: sample when it ends.
+    const Expr *Stripped = TargetExpr->IgnoreParenImpCasts();
+    const ValueDecl *Decl = nullptr;
+    bool OutlivesCall = false;
+    if (const auto *ME = dyn_cast<MemberExpr>(Stripped)) {
+      Decl = ME->getMemberDecl();
+      OutlivesCall = isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(Stripped)) {
+      Decl = DRE->getDecl();
+      if (const auto *VD = dyn_cast<VarDecl>(Decl))
+        OutlivesCall = VD->hasGlobalStorage();
+    }
+    if (OutlivesCall && F.Check != "torch-retain-graph-in-loop") {
+      const auto *Body = cast<CompoundStmt>(Fn->getBody());
+      P.Where = "end of every call of " + Fn->getNameAsString();
+      P.Insertions.push_back({L.span(Body->getSourceRange()).Begin + 1, guard(Sample)});
+      return P;
+    }
+    if (!Loop)
+      return fail(P, "no loop around the finding");
+    Span DeclSpan = Decl ? L.span(Decl->getSourceRange()) : Span();
+    bool DeclaredInLoop = !Decl || (DeclSpan.Ok && L.span(Loop->getSourceRange()).contains(DeclSpan.Begin));
+    if (!DeclaredInLoop) {
+      const Stmt *Body = loopBody(Loop);
+      P.Where = "end of every iteration of the loop at line " +
+                std::to_string(L.line(L.span(Loop->getSourceRange()).Begin));
+      wrapOrPrepend(P, Body, guard(Sample));
+      return P;
+    }
+    // Declared in the loop: sample right after the flagged statement.
+    Span LoopSpan = L.span(Loop->getSourceRange());
+    CompoundStmt *Block = innermost(L, C.Compounds, F.Offset, &LoopSpan);
+    const Stmt *Flagged = nullptr;
+    if (Block)
+      for (const Stmt *Child : Block->body())
+        if (L.span(Child->getSourceRange()).contains(F.Offset))
+          Flagged = Child;
+    if (!Flagged)
+      return fail(P, "cannot find the statement of the finding");
+    P.Where = "after the statement at line " +
+              std::to_string(L.line(L.span(Flagged->getSourceRange()).Begin));
+    P.Insertions.push_back({L.endOfStatement(Flagged), " " + Sample});
+    return P;
+  }
+
+private:
+  static ProbePlan &fail(ProbePlan &P, std::string Why) {
+    P.Error = std::move(Why);
+    P.Insertions.clear();
+    return P;
+  }
+
+  static std::string guard(const std::string &Sample) {
+    return " auto torch_tidy_probe_guard_ = ::torch_tidy_probe::atScopeEnd([&] { " + Sample +
+           " });";
+  }
+
+  void wrapOrPrepend(ProbePlan &P, const Stmt *Body, const std::string &Text) {
+    if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
+      P.Insertions.push_back({L.span(CS->getSourceRange()).Begin + 1, Text});
+      return;
+    }
+    Span S = L.span(Body->getSourceRange());
+    P.Insertions.push_back({S.Begin, "{" + Text + " "});
+    P.Insertions.push_back({L.endOfStatement(Body), " }"});
+  }
+
+  /// The object of the backward call around Offset (or the first argument
+  /// of a free backward/grad call).
+  const Expr *backwardTarget(unsigned Offset, const Span &FnSpan) {
+    const Expr *Best = nullptr;
+    unsigned BestSize = ~0u;
+    for (CallExpr *Call : C.Calls) {
+      Span S = L.span(Call->getSourceRange());
+      if (!S.contains(Offset) || S.size() >= BestSize || S.End > FnSpan.End)
+        continue;
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || !Callee->getDeclName().isIdentifier())
+        continue;
+      llvm::StringRef Name = Callee->getName();
+      const Expr *T = nullptr;
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+        if (Name == "backward")
+          T = MC->getImplicitObjectArgument();
+      } else if ((Name == "backward" || Name == "grad") && Call->getNumArgs() > 0) {
+        T = Call->getArg(0);
+      }
+      if (T && L.span(T->getSourceRange()).Ok) {
+        Best = T;
+        BestSize = S.size();
+      }
+    }
+    return Best;
+  }
+
+  /// torch-eval-without-grad-guard: sample the result of the forward call
+  /// the finding points at.
+  ProbePlan &planForwardWatch(ProbePlan &P, const Finding &F) {
+    const CallExpr *Best = nullptr;
+    unsigned BestSize = ~0u;
+    for (CallExpr *Call : C.Calls) {
+      Span S = L.span(Call->getSourceRange());
+      if (!S.Ok || S.Begin != F.Offset || S.size() >= BestSize)
+        continue;
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+        if (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star)
+          continue;
+      if (Call->getType()->isVoidType() || Call->getType()->isPointerType())
+        continue;
+      Best = Call;
+      BestSize = S.size();
+    }
+    if (!Best)
+      return fail(P, "cannot find the forward call of the finding");
+    Span S = L.span(Best->getSourceRange());
+    P.Target = L.text(Best->getSourceRange());
+    P.Where = "each result of the forward call at line " + std::to_string(F.Line);
+    P.Insertions.push_back({S.Begin, "::torch_tidy_probe::watch(\"" + P.ProbeName + "\", "});
+    P.Insertions.push_back({S.End, ")"});
+    return P;
+  }
+
+  const Locator &L;
+  const Collector &C;
+};
+
+} // namespace
+
+llvm::Expected<ProgramPlan> planProbes(const std::string &File, llvm::StringRef Code,
+                                       const std::vector<std::string> &Flags,
+                                       const std::vector<Finding> &Findings) {
+  std::vector<std::string> Args = Flags;
+  Args.insert(Args.begin(), std::string("-resource-dir=") + TORCH_TIDY_VERIFY_RESOURCE_DIR);
+  std::unique_ptr<ASTUnit> AST =
+      tooling::buildASTFromCodeWithArgs(Code, Args, File, "torch-tidy-verify");
+  if (!AST || AST->getDiagnostics().hasErrorOccurred())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the program does not compile with the given flags");
+  Locator L(AST->getASTContext());
+  Collector C(L);
+  C.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
+  ProgramPlan Result;
+  Result.HasMain = C.HasMain;
+  Planner P(L, C);
+  for (const Finding &F : Findings)
+    Result.Plans.push_back(P.plan(F));
+  return Result;
+}
+
+std::string applyInsertions(llvm::StringRef Code, const std::vector<Insertion> &Insertions) {
+  std::vector<Insertion> Sorted = Insertions;
+  std::stable_sort(Sorted.begin(), Sorted.end(),
+                   [](const Insertion &A, const Insertion &B) { return A.Offset > B.Offset; });
+  std::string Out = Code.str();
+  for (const Insertion &I : Sorted)
+    Out.insert(std::min<size_t>(I.Offset, Out.size()), I.Text);
+  return Out;
+}
+
+llvm::Expected<std::string> applyFixAndInsertions(llvm::StringRef Code,
+                                                  const clang::tooling::Replacements &Fix,
+                                                  const std::vector<Insertion> &Insertions) {
+  llvm::Expected<std::string> Fixed = clang::tooling::applyAllReplacements(Code, Fix);
+  if (!Fixed)
+    return Fixed.takeError();
+  std::vector<Insertion> Moved;
+  for (const Insertion &I : Insertions)
+    Moved.push_back({Fix.getShiftedCodePosition(I.Offset), I.Text});
+  return applyInsertions(*Fixed, Moved);
+}
+
+} // namespace verify
+} // namespace torchtidy

@@ -1,0 +1,74 @@
+//===--- ProgramBuild.h - compile instrumented programs against LibTorch --===//
+//
+// Finds a LibTorch, builds (once, cached) a precompiled header of
+// <torch/torch.h> and the probe's object file, and compiles and links
+// instrumented programs with them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_RUNTIME_VERIFY_PROGRAMBUILD_H
+#define TORCH_TIDY_RUNTIME_VERIFY_PROGRAMBUILD_H
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace torchtidy {
+namespace verify {
+
+/// Where a LibTorch's headers and libraries are.
+struct TorchInstall {
+  std::string CMakeDir; ///< the folder holding TorchConfig.cmake
+  std::vector<std::string> IncludeDirs;
+  std::string LibDir;
+  bool HasCuda = false; ///< libc10_cuda is there
+};
+
+/// Finds a LibTorch from `TorchDir` (a Torch_DIR: .../share/cmake/Torch or
+/// the install prefix); when empty, from $Torch_DIR, then the usual system
+/// locations.
+llvm::Expected<TorchInstall> findTorch(const std::string &TorchDir);
+
+/// The folder for cached precompiled headers and probe objects:
+/// $TORCH_TIDY_CACHE_DIR, else $XDG_CACHE_HOME/torch-tidy, else
+/// ~/.cache/torch-tidy.
+std::string defaultCacheDir();
+
+class ProgramBuilder {
+public:
+  ProgramBuilder(TorchInstall Torch, std::string Compiler, std::string CacheDir,
+                 std::vector<std::string> UserFlags, unsigned TimeoutSeconds);
+
+  /// Builds the precompiled header and the probe object unless cached.
+  llvm::Error prepare();
+
+  /// Compiler flags for parsing the program (analysis, instrumentation):
+  /// the user's flags, LibTorch's include folders and, once prepared, the
+  /// precompiled header.
+  std::vector<std::string> parseFlags() const;
+
+  /// Compiles `Source` with the probe and links it to `Output`; on failure
+  /// the message names the log.
+  llvm::Error build(const std::string &Source, const std::string &Output) const;
+
+  const TorchInstall &torch() const { return Torch; }
+
+private:
+  std::vector<std::string> compileFlags() const;
+  llvm::Error buildCached(const std::string &Path, const std::vector<std::string> &Argv,
+                          const std::string &What);
+
+  TorchInstall Torch;
+  std::string Compiler;
+  std::string CacheDir;
+  std::vector<std::string> UserFlags;
+  unsigned TimeoutSeconds;
+  std::string PchPath;
+  std::string ProbeObject;
+  bool UsePch = false;
+};
+
+} // namespace verify
+} // namespace torchtidy
+
+#endif
