@@ -1,11 +1,18 @@
 //===--- main.cpp - the torch-tidy binary ---------------------------------===//
 //
-// clang-tidy's own command line, flags, output and exit codes, with the
-// torch-* checks linked in next to every upstream check.
+// clang-tidy's own command line, flags and output, with the torch-* checks
+// linked in next to every upstream check. Check runs go through torch-tidy's
+// engine (project-wide runs, workers, JSON/SARIF, baselines, safe fixes);
+// informational flags (--list-checks, --dump-config, --help, ...) go to
+// clang-tidy's own main.
 //
 //===----------------------------------------------------------------------===//
 
 #include "clang-tidy/tool/ClangTidyMain.h"
+#include "driver/Verify.h"
+#include "driver/Merge.h"
+#include "driver/Options.h"
+#include "driver/Run.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -15,6 +22,13 @@
 #include <vector>
 
 extern volatile int TorchTidyModuleAnchorSource;
+
+static std::string projectHelpText() {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  torchtidy::printProjectHelp(OS);
+  return Text;
+}
 
 static void printVersion(llvm::raw_ostream &OS) {
   OS << "torch-tidy version " << TORCH_TIDY_VERSION << "\n"
@@ -27,6 +41,27 @@ int main(int argc, const char **argv) {
   llvm::cl::SetVersionPrinter(printVersion);
 
   // Subcommands: verify, merge.
+  if (argc > 1 && llvm::StringRef(argv[1]) == "verify")
+    return torchtidy::verifyMain(argc - 1, argv + 1);
+  if (argc > 1 && llvm::StringRef(argv[1]) == "merge")
+    return torchtidy::mergeMain(argc - 1, argv + 1);
+
+  torchtidy::DriverOptions Opts;
+  std::string Error;
+  if (!torchtidy::parseCommandLine(llvm::ArrayRef(argv + 1, argc - 1), Opts,
+                                   Error)) {
+    llvm::errs() << "torch-tidy: error: " << Error << "\n";
+    return torchtidy::ExitToolFailure;
+  }
+  if (Opts.NeedsClangTidyMain.empty())
+    return torchtidy::runChecks(Opts, argv[0]);
+  if (!Opts.ProjectFlag.empty()) {
+    llvm::errs() << "torch-tidy: error: " << Opts.NeedsClangTidyMain
+                 << " cannot be combined with " << Opts.ProjectFlag << "\n";
+    return torchtidy::ExitToolFailure;
+  }
+  static const std::string Help = projectHelpText();
+  static llvm::cl::extrahelp ProjectHelp(Help.c_str());
 
   std::vector<const char *> Args(argv, argv + argc);
   // A binary outside LLVM's own bin/ directory would look for clang's builtin

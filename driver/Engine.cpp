@@ -1,0 +1,285 @@
+//===--- Engine.cpp - one translation unit through the checks -------------===//
+
+#include "driver/Engine.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace clang;
+using namespace clang::tidy;
+
+namespace torchtidy {
+
+bool TUResult::hasCompilerErrors() const {
+  for (const ClangTidyError &E : Errors)
+    if (E.DiagLevel == ClangTidyError::Error &&
+        llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-"))
+      return true;
+  return false;
+}
+
+std::string contentHash(llvm::StringRef Text) {
+  return llvm::utohexstr(llvm::xxh3_64bits(Text), /*LowerCase=*/true) + ":" +
+         std::to_string(Text.size());
+}
+
+std::string fileHash(llvm::StringRef Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return "";
+  return contentHash((*Buffer)->getBuffer());
+}
+
+std::unique_ptr<ClangTidyOptionsProvider>
+makeOptionsProvider(const DriverOptions &O, std::string &Error) {
+  ClangTidyGlobalOptions Global;
+  if (O.LineFilter) {
+    if (std::error_code EC = parseLineFilter(*O.LineFilter, Global)) {
+      Error = "invalid --line-filter: " + EC.message();
+      return nullptr;
+    }
+  }
+  ClangTidyOptions Defaults;
+  Defaults.Checks = "clang-diagnostic-*,clang-analyzer-*";
+  Defaults.WarningsAsErrors = "";
+  Defaults.HeaderFilterRegex = "";
+  Defaults.SystemHeaders = false;
+  Defaults.FormatStyle = "none";
+  Defaults.User = llvm::sys::Process::GetEnv("USER");
+
+  ClangTidyOptions Override;
+  if (O.Checks) Override.Checks = *O.Checks;
+  if (O.WarningsAsErrors) Override.WarningsAsErrors = *O.WarningsAsErrors;
+  if (O.HeaderFilter) Override.HeaderFilterRegex = *O.HeaderFilter;
+  if (O.ExcludeHeaderFilter)
+    Override.ExcludeHeaderFilterRegex = *O.ExcludeHeaderFilter;
+  if (O.SystemHeaders) Override.SystemHeaders = *O.SystemHeaders;
+  if (O.FormatStyle) Override.FormatStyle = *O.FormatStyle;
+  if (O.UseColor) Override.UseColor = *O.UseColor;
+  // clang's builtin headers from the LLVM torch-tidy was built with, first,
+  // so that a -resource-dir of the user's own still wins.
+  std::vector<std::string> Before;
+  if (llvm::sys::fs::is_directory(TORCH_TIDY_RESOURCE_DIR))
+    Before.push_back(std::string("-resource-dir=") + TORCH_TIDY_RESOURCE_DIR);
+  Before.insert(Before.end(), O.ExtraArgsBefore.begin(), O.ExtraArgsBefore.end());
+  Override.ExtraArgsBefore = Before;
+  if (!O.ExtraArgs.empty())
+    Override.ExtraArgs = O.ExtraArgs;
+
+  auto Load = [&](llvm::StringRef Text, llvm::StringRef Source)
+      -> std::unique_ptr<ClangTidyOptionsProvider> {
+    llvm::ErrorOr<ClangTidyOptions> Parsed =
+        parseConfiguration(llvm::MemoryBufferRef(Text, Source));
+    if (!Parsed) {
+      Error = ("invalid configuration in " + Source + ": " +
+               Parsed.getError().message()).str();
+      return nullptr;
+    }
+    return std::make_unique<ConfigOptionsProvider>(
+        std::move(Global), ClangTidyOptions::getDefaults().merge(Defaults, 0),
+        std::move(*Parsed), std::move(Override));
+  };
+  if (O.ConfigFile) {
+    auto Text = llvm::MemoryBuffer::getFile(*O.ConfigFile, /*IsText=*/true);
+    if (!Text) {
+      Error = "cannot read --config-file '" + *O.ConfigFile +
+              "': " + Text.getError().message();
+      return nullptr;
+    }
+    return Load((*Text)->getBuffer(), *O.ConfigFile);
+  }
+  if (O.Config)
+    return Load(*O.Config, "--config");
+  return std::make_unique<FileOptionsProvider>(std::move(Global),
+                                               std::move(Defaults),
+                                               std::move(Override));
+}
+
+std::unique_ptr<tooling::CompilationDatabase>
+loadCompilations(const DriverOptions &O, llvm::StringRef FirstFile,
+                 std::string &Error, std::string &Warning) {
+  if (O.HasFixedFlags) {
+    std::vector<const char *> Argv = {"torch-tidy", "--"};
+    for (const std::string &F : O.FixedFlags)
+      Argv.push_back(F.c_str());
+    int Argc = static_cast<int>(Argv.size());
+    std::string Msg;
+    auto DB = tooling::FixedCompilationDatabase::loadFromCommandLine(
+        Argc, Argv.data(), Msg);
+    if (!DB)
+      Error = "cannot use the flags after '--': " + Msg;
+    return DB;
+  }
+  std::string Msg;
+  if (!O.BuildPath.empty()) {
+    if (!llvm::sys::fs::is_directory(O.BuildPath)) {
+      Error = "-p " + O.BuildPath + ": not a directory";
+      return nullptr;
+    }
+    auto DB = tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath, Msg);
+    if (!DB)
+      Error = "no usable compile_commands.json in " + O.BuildPath + ": " +
+              llvm::StringRef(Msg).trim().str();
+    return DB;
+  }
+  if (!FirstFile.empty())
+    if (auto DB = tooling::CompilationDatabase::autoDetectFromSource(FirstFile, Msg))
+      return DB;
+  Warning = "no compilation database found for " +
+            (FirstFile.empty() ? std::string("the input") : FirstFile.str()) +
+            "; running without flags";
+  return std::make_unique<tooling::FixedCompilationDatabase>(
+      ".", std::vector<std::string>());
+}
+
+namespace {
+
+/// The checks' consumers, plus the speed-ups: skips the bodies of functions
+/// declared in system headers, and limits the AST matchers to the
+/// declarations of the user's own files.
+class ScopedConsumer : public MultiplexConsumer {
+public:
+  ScopedConsumer(std::unique_ptr<ASTConsumer> Inner, CompilerInstance &CI,
+                 const DriverOptions &Opts, TUResult &Result)
+      : MultiplexConsumer(consumers(std::move(Inner))), CI(CI), Opts(Opts),
+        Result(Result) {}
+
+  static std::vector<std::unique_ptr<ASTConsumer>>
+  consumers(std::unique_ptr<ASTConsumer> Inner) {
+    std::vector<std::unique_ptr<ASTConsumer>> V;
+    V.push_back(std::move(Inner));
+    return V;
+  }
+
+  bool shouldSkipFunctionBody(Decl *D) override {
+    const SourceManager &SM = CI.getSourceManager();
+    return SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+  }
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (Opts.TraversalScope) {
+      std::vector<Decl *> Scope;
+      for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+        if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+          Scope.push_back(D);
+      Ctx.setTraversalScope(Scope);
+    }
+    MultiplexConsumer::HandleTranslationUnit(Ctx);
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      FileEntryRef File = It->first;
+      if (SM.isInSystemHeader(SM.translateFileLineCol(File, 1, 1)))
+        continue;
+      if (std::optional<llvm::MemoryBufferRef> Buffer =
+              It->second->getBufferIfLoaded())
+        Result.ContentHashes[File.getName().str()] =
+            contentHash(Buffer->getBuffer());
+    }
+  }
+
+private:
+  CompilerInstance &CI;
+  const DriverOptions &Opts;
+  TUResult &Result;
+};
+
+class TidyAction : public ASTFrontendAction {
+public:
+  TidyAction(ClangTidyASTConsumerFactory &Factory, const DriverOptions &Opts,
+             TUResult &Result)
+      : Factory(Factory), Opts(Opts), Result(Result) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef File) override {
+    if (Opts.SkipSystemBodies)
+      CI.getFrontendOpts().SkipFunctionBodies = true;
+    return std::make_unique<ScopedConsumer>(Factory.createASTConsumer(CI, File),
+                                            CI, Opts, Result);
+  }
+
+private:
+  ClangTidyASTConsumerFactory &Factory;
+  const DriverOptions &Opts;
+  TUResult &Result;
+};
+
+class TidyActionFactory : public tooling::FrontendActionFactory {
+public:
+  TidyActionFactory(ClangTidyContext &Context, const DriverOptions &Opts,
+                    TUResult &Result)
+      : Factory(Context), Opts(Opts), Result(Result) {}
+
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<TidyAction>(Factory, Opts, Result);
+  }
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As clang-tidy: the code sees __clang_analyzer__.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    return FrontendActionFactory::runInvocation(Invocation, Files,
+                                                PCHContainerOps, DiagConsumer);
+  }
+
+private:
+  ClangTidyASTConsumerFactory Factory;
+  const DriverOptions &Opts;
+  TUResult &Result;
+};
+
+} // namespace
+
+TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
+                   const tooling::CompilationDatabase &Compilations,
+                   llvm::StringRef File) {
+  TUResult Result;
+  Result.MainFile = File.str();
+  tooling::ClangTool Tool(Compilations, {File.str()});
+  Tool.appendArgumentsAdjuster(
+      [&Context](const tooling::CommandLineArguments &Args,
+                 llvm::StringRef Filename) {
+        ClangTidyOptions O = Context.getOptionsForFile(Filename);
+        tooling::CommandLineArguments Adjusted = Args;
+        if (O.ExtraArgsBefore) {
+          auto I = Adjusted.begin();
+          if (I != Adjusted.end() && !llvm::StringRef(*I).starts_with("-"))
+            ++I;
+          Adjusted.insert(I, O.ExtraArgsBefore->begin(), O.ExtraArgsBefore->end());
+        }
+        if (O.ExtraArgs)
+          Adjusted.insert(Adjusted.end(), O.ExtraArgs->begin(), O.ExtraArgs->end());
+        return Adjusted;
+      });
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+
+  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true,
+                                           Opts.FixNotes);
+  DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
+                       /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(&DE);
+  Tool.setDiagnosticConsumer(&DiagConsumer);
+
+  TidyActionFactory Factory(Context, Opts, Result);
+  Tool.run(&Factory);
+  Result.Errors = DiagConsumer.take();
+  Result.Stats = Context.getStats();
+  return Result;
+}
+
+} // namespace torchtidy

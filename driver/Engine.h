@@ -1,0 +1,66 @@
+//===--- Engine.h - one translation unit through the checks -----*- C++ -*-===//
+//
+// Runs the enabled checks over one translation unit, in this process, the way
+// clang-tidy does, with torch-tidy's speed-ups (bodies of functions in system
+// headers skipped, matchers limited to the user's own declarations). Fixes
+// are collected, never applied here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH_TIDY_DRIVER_ENGINE_H
+#define TORCH_TIDY_DRIVER_ENGINE_H
+
+#include "driver/Options.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace torchtidy {
+
+struct TUResult {
+  std::string MainFile;
+  std::vector<clang::tidy::ClangTidyError> Errors;
+  clang::tidy::ClangTidyStats Stats;
+  /// A content hash of every user file as it was analysed, so that fixes are
+  /// never applied to a file that changed since.
+  std::map<std::string, std::string> ContentHashes;
+  /// The worker failed (crashed, ran out of memory, could not start).
+  bool Failed = false;
+  std::string FailureMessage;
+
+  bool hasCompilerErrors() const;
+};
+
+/// clang-tidy's options provider for this command line (defaults, .clang-tidy
+/// files or --config/--config-file, and the flags). Null and \p Error set on
+/// an invalid configuration.
+std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>
+makeOptionsProvider(const DriverOptions &Opts, std::string &Error);
+
+/// The compilation database for this command line: the flags after "--", the
+/// one found from -p, or one detected from \p FirstFile. Null and \p Error set
+/// when -p names no usable database.
+std::unique_ptr<clang::tooling::CompilationDatabase>
+loadCompilations(const DriverOptions &Opts, llvm::StringRef FirstFile,
+                 std::string &Error, std::string &Warning);
+
+/// Analyses \p File. The context must have been made from the same options.
+TUResult runEngine(const DriverOptions &Opts,
+                   clang::tidy::ClangTidyContext &Context,
+                   const clang::tooling::CompilationDatabase &Compilations,
+                   llvm::StringRef File);
+
+/// A short, stable hash of \p Text.
+std::string contentHash(llvm::StringRef Text);
+
+/// The hash of a file as it is on disk now; empty when it cannot be read.
+std::string fileHash(llvm::StringRef Path);
+
+} // namespace torchtidy
+
+#endif

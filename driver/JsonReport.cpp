@@ -1,0 +1,67 @@
+//===--- JsonReport.cpp - diagnostics as JSON -----------------------------===//
+
+#include "driver/JsonReport.h"
+
+using namespace clang;
+namespace json = llvm::json;
+
+namespace torchtidy {
+namespace {
+
+json::Array fixesToJSON(const llvm::StringMap<tooling::Replacements> &Fix,
+                        SourceFiles &Sources) {
+  json::Array Out;
+  std::vector<std::string> Files;
+  for (const auto &E : Fix)
+    Files.push_back(E.getKey().str());
+  llvm::sort(Files);
+  for (const std::string &F : Files)
+    for (const tooling::Replacement &R : Fix.lookup(F)) {
+      LineColumn P = Sources.position(F, R.getOffset());
+      Out.push_back(json::Object{{"file", F},
+                                 {"line", P.Line},
+                                 {"column", P.Column},
+                                 {"offset", R.getOffset()},
+                                 {"length", R.getLength()},
+                                 {"replacement", R.getReplacementText()}});
+    }
+  return Out;
+}
+
+const char *levelOf(const tidy::ClangTidyError &E) {
+  if (E.IsWarningAsError || E.DiagLevel == tidy::ClangTidyError::Error)
+    return "error";
+  return E.DiagLevel == tidy::ClangTidyError::Remark ? "remark" : "warning";
+}
+
+} // namespace
+
+json::Array findingsToJSON(const std::vector<Finding> &Findings,
+                           SourceFiles &Sources) {
+  json::Array Out;
+  for (const Finding &F : Findings) {
+    const tooling::DiagnosticMessage &M = F.Error.Message;
+    LineColumn P = Sources.position(M.FilePath, M.FileOffset);
+    json::Array Notes;
+    for (const tooling::DiagnosticMessage &N : F.Error.Notes) {
+      LineColumn NP = Sources.position(N.FilePath, N.FileOffset);
+      Notes.push_back(json::Object{{"file", N.FilePath},
+                                   {"line", NP.Line},
+                                   {"column", NP.Column},
+                                   {"message", N.Message},
+                                   {"fixes", fixesToJSON(N.Fix, Sources)}});
+    }
+    Out.push_back(json::Object{{"check", F.Error.DiagnosticName},
+                               {"level", levelOf(F.Error)},
+                               {"file", M.FilePath},
+                               {"line", P.Line},
+                               {"column", P.Column},
+                               {"message", M.Message},
+                               {"notes", std::move(Notes)},
+                               {"fixes", fixesToJSON(M.Fix, Sources)},
+                               {"fingerprint", F.Fingerprint}});
+  }
+  return Out;
+}
+
+} // namespace torchtidy

@@ -1,0 +1,82 @@
+//===--- Options.h - torch-tidy's command line ------------------*- C++ -*-===//
+//
+// The command line of a torch-tidy run: clang-tidy's flags (the ones that
+// shape a check run) plus the project-level ones (-j, output formats,
+// baselines, shards, caches). clang-tidy registers its flags as global
+// llvm::cl options, so this parser is separate and hand-written.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH_TIDY_DRIVER_OPTIONS_H
+#define TORCH_TIDY_DRIVER_OPTIONS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torchtidy {
+
+enum class OutputFormat { Text, Json };
+
+struct DriverOptions {
+  // clang-tidy's flags.
+  std::optional<std::string> Checks, WarningsAsErrors, HeaderFilter,
+      ExcludeHeaderFilter, FormatStyle, Config, ConfigFile, LineFilter;
+  std::optional<bool> SystemHeaders, UseColor;
+  bool Fix = false, FixErrors = false, FixNotes = false, Quiet = false;
+  bool AllowNoChecks = false;
+  std::string ExportFixes;        // "" = none, "-" = stdout
+  std::string BuildPath;          // -p
+  std::vector<std::string> ExtraArgs, ExtraArgsBefore;
+  std::vector<std::string> Files; // positional
+  bool HasFixedFlags = false;     // a "--" was given
+  std::vector<std::string> FixedFlags;
+
+  // Project-level flags.
+  unsigned Jobs = 0; // 0 = all cores
+  OutputFormat Format = OutputFormat::Text;
+  std::string ExportSarif, SarifRoot;
+  std::string Baseline, WriteBaseline;
+  unsigned ShardIndex = 0, ShardCount = 0; // --shard=K/N: K-1, N
+  std::string Progress = "auto";           // auto, always, never
+  bool SkipTorchlessTUs = true;
+
+  // Speed-ups, each on by default and with a flag to turn it off.
+  bool SkipSystemBodies = true;
+  bool TraversalScope = true;
+  bool UseCache = true;
+  std::string CacheDir;
+
+  // Internal: this process is a worker writing its result here.
+  std::string WorkerOutput;
+  // Internal: report only diagnostics located in this file (a header that
+  // was resolved to a translation unit including it).
+  std::string OnlyFile;
+
+  // Flags forwarded to a worker: the check-shaping clang-tidy flags in
+  // canonical --name=value form.
+  std::vector<std::string> ForwardArgs;
+
+  // A flag the engine does not handle itself (informational or rare ones):
+  // the run is handed to clang-tidy's own main.
+  std::string NeedsClangTidyMain;
+  // A project-level flag was given (the run cannot be handed over).
+  std::string ProjectFlag;
+
+  bool fixRequested() const { return Fix || FixErrors || FixNotes; }
+};
+
+/// Parses argv (without argv[0]). Returns false and sets \p Error on a bad
+/// command line.
+bool parseCommandLine(llvm::ArrayRef<const char *> Args, DriverOptions &Opts,
+                      std::string &Error);
+
+/// The text of --help for the flags torch-tidy adds to clang-tidy's.
+void printProjectHelp(llvm::raw_ostream &OS);
+
+} // namespace torchtidy
+
+#endif

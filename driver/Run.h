@@ -1,0 +1,17 @@
+//===--- Run.h - a check run over files or a whole project ------*- C++ -*-===//
+
+#ifndef TORCH_TIDY_DRIVER_RUN_H
+#define TORCH_TIDY_DRIVER_RUN_H
+
+#include "driver/Options.h"
+
+namespace torchtidy {
+
+enum ExitCode { ExitClean = 0, ExitFindings = 1, ExitToolFailure = 2 };
+
+/// Runs the checks as \p Opts says and reports; returns the exit code.
+int runChecks(DriverOptions &Opts, const char *Argv0);
+
+} // namespace torchtidy
+
+#endif

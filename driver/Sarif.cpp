@@ -1,0 +1,161 @@
+//===--- Sarif.cpp - diagnostics as SARIF 2.1.0 ---------------------------===//
+
+#include "driver/Sarif.h"
+
+#include "driver/CheckCatalogue.h"
+#include "llvm/ADT/StringExtras.h"
+#include <map>
+#include <set>
+
+using namespace clang;
+namespace json = llvm::json;
+
+namespace torchtidy {
+namespace {
+
+std::string percentEncode(llvm::StringRef Path) {
+  std::string Out;
+  for (unsigned char C : Path) {
+    if (llvm::isAlnum(C) || llvm::StringRef("/-._~").contains(C))
+      Out += C;
+    else {
+      Out += '%';
+      Out += llvm::hexdigit(C >> 4);
+      Out += llvm::hexdigit(C & 15);
+    }
+  }
+  return Out;
+}
+
+json::Object artifactLocation(llvm::StringRef Path, llvm::StringRef Root) {
+  std::string Rel = relativeTo(Path, Root);
+  if (Rel != llvm::sys::path::convert_to_slash(Path))
+    return json::Object{{"uri", percentEncode(Rel)}, {"uriBaseId", "SRCROOT"}};
+  return json::Object{{"uri", fileUri(Path)}};
+}
+
+json::Object physicalLocation(llvm::StringRef Path, unsigned Offset,
+                              SourceFiles &Sources, llvm::StringRef Root) {
+  LineColumn P = Sources.position(Path, Offset);
+  json::Object Region;
+  if (P.Line)
+    Region = json::Object{{"startLine", P.Line}, {"startColumn", P.Column}};
+  else
+    Region = json::Object{{"byteOffset", Offset}};
+  return json::Object{{"artifactLocation", artifactLocation(Path, Root)},
+                      {"region", std::move(Region)}};
+}
+
+json::Array sarifFixes(const llvm::StringMap<tooling::Replacements> &Fix,
+                       llvm::StringRef Root) {
+  json::Array Changes;
+  std::vector<std::string> Files;
+  for (const auto &E : Fix)
+    Files.push_back(E.getKey().str());
+  llvm::sort(Files);
+  for (const std::string &F : Files) {
+    json::Array Replacements;
+    for (const tooling::Replacement &R : Fix.lookup(F))
+      Replacements.push_back(json::Object{
+          {"deletedRegion", json::Object{{"byteOffset", R.getOffset()},
+                                         {"byteLength", R.getLength()}}},
+          {"insertedContent", json::Object{{"text", R.getReplacementText()}}}});
+    Changes.push_back(json::Object{{"artifactLocation", artifactLocation(F, Root)},
+                                   {"replacements", std::move(Replacements)}});
+  }
+  json::Array Out;
+  if (!Changes.empty())
+    Out.push_back(json::Object{
+        {"description", json::Object{{"text", "torch-tidy's suggested fix"}}},
+        {"artifactChanges", std::move(Changes)}});
+  return Out;
+}
+
+} // namespace
+
+std::string fileUri(llvm::StringRef Path) {
+  std::string P = llvm::sys::path::convert_to_slash(Path);
+  if (!llvm::StringRef(P).starts_with("/"))
+    P = "/" + P;
+  return "file://" + percentEncode(P);
+}
+
+json::Value findingsToSarif(const std::vector<Finding> &Findings,
+                            SourceFiles &Sources, llvm::StringRef Root,
+                            llvm::StringRef DocBase) {
+  std::set<std::string> RuleNames;
+  for (const CheckInfo &C : torchChecks())
+    RuleNames.insert(C.Name);
+  for (const Finding &F : Findings)
+    RuleNames.insert(F.Error.DiagnosticName);
+  std::map<std::string, unsigned> RuleIndex;
+  json::Array Rules;
+  for (const std::string &Name : RuleNames) {
+    RuleIndex[Name] = Rules.size();
+    std::string Summary = checkSummary(Name).str();
+    if (Summary.empty())
+      Summary = "clang-tidy check " + Name + ".";
+    Rules.push_back(json::Object{
+        {"id", Name},
+        {"name", Name},
+        {"shortDescription", json::Object{{"text", Summary}}},
+        {"helpUri", checkHelpUri(Name, DocBase)},
+        {"defaultConfiguration", json::Object{{"level", "warning"}}}});
+  }
+
+  json::Array Results;
+  for (const Finding &F : Findings) {
+    const tooling::DiagnosticMessage &M = F.Error.Message;
+    const char *Level = "warning";
+    if (F.Error.IsWarningAsError || F.Error.DiagLevel == tidy::ClangTidyError::Error)
+      Level = "error";
+    else if (F.Error.DiagLevel == tidy::ClangTidyError::Remark)
+      Level = "note";
+    json::Object Result{
+        {"ruleId", F.Error.DiagnosticName},
+        {"ruleIndex", RuleIndex[F.Error.DiagnosticName]},
+        {"level", Level},
+        {"message", json::Object{{"text", M.Message}}},
+        {"partialFingerprints",
+         json::Object{{"torchTidyFingerprint/v1", F.Fingerprint}}}};
+    if (!M.FilePath.empty())
+      Result["locations"] = json::Array{json::Object{
+          {"physicalLocation", physicalLocation(M.FilePath, M.FileOffset, Sources, Root)}}};
+    json::Array Related;
+    for (const tooling::DiagnosticMessage &N : F.Error.Notes) {
+      if (N.FilePath.empty())
+        continue;
+      Related.push_back(json::Object{
+          {"id", Related.size()},
+          {"message", json::Object{{"text", N.Message}}},
+          {"physicalLocation", physicalLocation(N.FilePath, N.FileOffset, Sources, Root)}});
+    }
+    if (!Related.empty())
+      Result["relatedLocations"] = std::move(Related);
+    json::Array Fixes = sarifFixes(M.Fix, Root);
+    if (!Fixes.empty())
+      Result["fixes"] = std::move(Fixes);
+    Results.push_back(std::move(Result));
+  }
+
+  std::string RootUri = fileUri(Root);
+  if (!llvm::StringRef(RootUri).ends_with("/"))
+    RootUri += "/";
+  json::Object Driver{{"name", "torch-tidy"},
+                      {"version", TORCH_TIDY_VERSION},
+                      {"semanticVersion", TORCH_TIDY_VERSION},
+                      {"informationUri", DocBase.str()},
+                      {"rules", std::move(Rules)}};
+  return json::Object{
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs",
+       json::Array{json::Object{
+           {"tool", json::Object{{"driver", std::move(Driver)}}},
+           {"originalUriBaseIds",
+            json::Object{{"SRCROOT", json::Object{{"uri", RootUri}}}}},
+           {"columnKind", "unicodeCodePoints"},
+           {"results", std::move(Results)}}}}};
+}
+
+} // namespace torchtidy

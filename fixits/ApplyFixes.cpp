@@ -1,0 +1,227 @@
+//===--- ApplyFixes.cpp - applying fixes from many diagnostics ------------===//
+
+#include "fixits/ApplyFixes.h"
+
+#include "clang/Format/Format.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <unistd.h>
+
+using clang::tooling::Replacement;
+
+namespace torchtidy {
+namespace {
+
+struct Edit {
+  unsigned Offset, Length;
+  std::string Text;
+  bool operator==(const Edit &O) const {
+    return Offset == O.Offset && Length == O.Length && Text == O.Text;
+  }
+};
+
+// Two edits conflict when they touch overlapping text, or insert different
+// text at the same place.
+bool conflicts(const Edit &A, const Edit &B) {
+  if (A == B)
+    return false;
+  if (A.Offset == B.Offset)
+    return true;
+  unsigned AEnd = A.Offset + A.Length, BEnd = B.Offset + B.Length;
+  return A.Offset < BEnd && B.Offset < AEnd;
+}
+
+} // namespace
+
+bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text,
+                     std::string &Error) {
+  if (Path == "-") {
+    llvm::outs() << Text;
+    llvm::outs().flush();
+    return true;
+  }
+  llvm::SmallString<256> Dir(Path);
+  llvm::sys::path::remove_filename(Dir);
+  if (Dir.empty())
+    Dir = ".";
+  llvm::SmallString<256> Model(Dir);
+  llvm::sys::path::append(Model, "." + llvm::sys::path::filename(Path).str() +
+                                     ".torch-tidy-%%%%%%");
+  int FD = -1;
+  llvm::SmallString<256> Temp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp)) {
+    Error = "cannot write '" + Path.str() + "': " + EC.message();
+    return false;
+  }
+  llvm::sys::RemoveFileOnSignal(Temp);
+  auto Fail = [&](const std::string &Why) {
+    llvm::sys::fs::remove(Temp);
+    llvm::sys::DontRemoveFileOnSignal(Temp);
+    Error = "cannot write '" + Path.str() + "': " + Why;
+    return false;
+  };
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.flush();
+    if (OS.has_error()) {
+      std::string Why = OS.error().message();
+      OS.clear_error();
+      return Fail(Why);
+    }
+  }
+  llvm::sys::fs::file_status Status;
+  if (!llvm::sys::fs::status(Path, Status)) {
+    llvm::sys::fs::setPermissions(Temp, Status.permissions());
+    // Keep the owner where we may (running as root on another user's file).
+    if (::chown(Temp.c_str(), Status.getUser(), Status.getGroup()) != 0) {
+      // Not permitted: the file keeps the user that runs the tool.
+    }
+  } else {
+    llvm::sys::fs::setPermissions(
+        Temp, static_cast<llvm::sys::fs::perms>(0644));
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
+    return Fail(EC.message());
+  llvm::sys::DontRemoveFileOnSignal(Temp);
+  return true;
+}
+
+FixReport applyFixes(const std::vector<FixRequest> &Requests,
+                     const ApplyOptions &Options) {
+  FixReport Report;
+  Report.Outcomes.assign(Requests.size(), FixOutcome::NoFix);
+  std::map<std::string, std::vector<Edit>> Accepted;
+  std::map<std::string, std::vector<size_t>> RequestsOfFile;
+
+  for (size_t I = 0; I < Requests.size(); ++I) {
+    const FixRequest &Req = Requests[I];
+    if (Req.Replacements.empty())
+      continue;
+    Report.TotalFixes += Req.Replacements.size();
+    std::vector<std::pair<std::string, Edit>> New;
+    bool Conflict = false;
+    for (const Replacement &R : Req.Replacements) {
+      Edit E{R.getOffset(), R.getLength(), R.getReplacementText().str()};
+      const std::vector<Edit> &Taken = Accepted[R.getFilePath().str()];
+      for (const Edit &T : Taken)
+        Conflict |= conflicts(E, T);
+      for (const auto &N : New)
+        if (N.first == R.getFilePath())
+          Conflict |= conflicts(E, N.second);
+      New.push_back({R.getFilePath().str(), std::move(E)});
+    }
+    if (Conflict) {
+      Report.Outcomes[I] = FixOutcome::Conflict;
+      Report.Warnings.push_back(Req.Description +
+                                ": its fix conflicts with another fix and "
+                                "was not applied");
+      continue;
+    }
+    Report.Outcomes[I] = FixOutcome::Applied;
+    for (auto &N : New) {
+      std::vector<Edit> &Taken = Accepted[N.first];
+      if (std::find(Taken.begin(), Taken.end(), N.second) == Taken.end())
+        Taken.push_back(std::move(N.second));
+      std::vector<size_t> &Of = RequestsOfFile[N.first];
+      if (Of.empty() || Of.back() != I)
+        Of.push_back(I);
+    }
+  }
+
+  for (auto &[Path, Edits] : Accepted) {
+    if (Edits.empty())
+      continue;
+    auto Refuse = [&, &Path = Path](const std::string &Why, bool IsError) {
+      (IsError ? Report.Errors : Report.Warnings).push_back(Why);
+      for (size_t I : RequestsOfFile[Path])
+        Report.Outcomes[I] = FixOutcome::FileRefused;
+    };
+    auto Expected = Options.ExpectedHashes.find(Path);
+    if (Expected != Options.ExpectedHashes.end() && Options.CurrentHash &&
+        Options.CurrentHash(Path) != Expected->second) {
+      Refuse("'" + Path + "' changed since it was analysed; its fixes were "
+             "not applied",
+             true);
+      continue;
+    }
+    llvm::sys::fs::file_status Status;
+    if (llvm::sys::fs::status(Path, Status) ||
+        !(Status.permissions() & (llvm::sys::fs::owner_write |
+                                  llvm::sys::fs::group_write |
+                                  llvm::sys::fs::others_write))) {
+      Refuse("'" + Path + "' is not writable; its fixes were not applied",
+             true);
+      continue;
+    }
+    auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!Buffer) {
+      Refuse("cannot read '" + Path + "': " + Buffer.getError().message(), true);
+      continue;
+    }
+    llvm::StringRef Code = (*Buffer)->getBuffer();
+    clang::tooling::Replacements Repls;
+    bool Bad = false;
+    std::sort(Edits.begin(), Edits.end(), [](const Edit &A, const Edit &B) {
+      return A.Offset < B.Offset;
+    });
+    for (const Edit &E : Edits) {
+      if (E.Offset + E.Length > Code.size()) {
+        Bad = true;
+        break;
+      }
+      if (llvm::Error Err = Repls.add(Replacement(Path, E.Offset, E.Length, E.Text))) {
+        llvm::consumeError(std::move(Err));
+        Bad = true;
+        break;
+      }
+    }
+    if (Bad) {
+      Refuse("'" + Path + "': fixes do not fit the file; not applied", true);
+      continue;
+    }
+    std::string StyleName = Options.FormatStyle ? Options.FormatStyle(Path) : "none";
+    llvm::Expected<clang::format::FormatStyle> Style =
+        clang::format::getStyle(StyleName, Path, "none");
+    if (!Style) {
+      Report.Warnings.push_back("format style: " + llvm::toString(Style.takeError()));
+      Style = clang::format::getNoStyle();
+    }
+    llvm::Expected<clang::tooling::Replacements> Cleaned =
+        clang::format::cleanupAroundReplacements(Code, Repls, *Style);
+    if (Cleaned) {
+      Repls = std::move(*Cleaned);
+      if (auto Formatted = clang::format::formatReplacements(Code, Repls, *Style))
+        Repls = std::move(*Formatted);
+      else
+        llvm::consumeError(Formatted.takeError());
+    } else {
+      llvm::consumeError(Cleaned.takeError());
+    }
+    llvm::Expected<std::string> NewCode =
+        clang::tooling::applyAllReplacements(Code, Repls);
+    if (!NewCode) {
+      Refuse("'" + Path + "': " + llvm::toString(NewCode.takeError()), true);
+      continue;
+    }
+    if (!Options.Write)
+      continue;
+    std::string Error;
+    if (!writeAtomically(Path, *NewCode, Error)) {
+      Refuse(Error, true);
+      continue;
+    }
+  }
+  for (size_t I = 0; I < Requests.size(); ++I)
+    if (Report.Outcomes[I] == FixOutcome::Applied)
+      Report.AppliedFixes += Requests[I].Replacements.size();
+  return Report;
+}
+
+} // namespace torchtidy
