@@ -85,7 +85,10 @@ static int buildOnly(const VerifyOptions &O) {
   llvm::Expected<ProgramBuilder> Builder = makeBuilder(O, {});
   if (!Builder)
     return fail(llvm::toString(Builder.takeError()));
-  if (llvm::Error E = Builder->build(O.File, O.Output))
+  // A file instrumented in place carries the probe's implementation itself.
+  auto Text = llvm::MemoryBuffer::getFile(O.File);
+  bool OwnProbe = Text && (*Text)->getBuffer().contains("TORCH_TIDY_PROBE_IMPLEMENTATION");
+  if (llvm::Error E = Builder->build(O.File, O.Output, /*LinkProbe=*/!OwnProbe))
     return fail(llvm::toString(std::move(E)));
   return 0;
 }

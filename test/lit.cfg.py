@@ -71,3 +71,20 @@ if os.path.isfile(os.path.join(libtorch2, "share", "cmake", "Torch", "TorchConfi
 # looks for it).
 if shutil.which("nvcc", path=os.pathsep.join(["/usr/local/cuda/bin", os.environ.get("PATH", "")])):
     config.available_features.add("cuda-toolkit")
+
+# Runtime verification (test/runtime_verify). The precompiled <torch/torch.h>
+# and the probe object that `torch-tidy verify` builds are cached once per
+# build tree and shared by every test. Feature `cuda`: a CUDA device is
+# present (nvidia-smi lists one); without it the GPU tests are UNSUPPORTED.
+verify_cache = os.path.join(config.torch_tidy_build_dir, "test", "runtime_verify-cache")
+config.environment["TORCH_TIDY_CACHE_DIR"] = verify_cache
+config.substitutions.append(("%verify_cache", shlex.quote(verify_cache)))
+config.substitutions.append(("%probe_dir", shlex.quote(
+    os.path.join(os.path.dirname(config.test_source_root), "runtime_verify", "probe"))))
+try:
+    import subprocess
+    gpus = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)
+    if gpus.returncode == 0 and "GPU" in gpus.stdout:
+        config.available_features.add("cuda")
+except (OSError, subprocess.SubprocessError):
+    pass

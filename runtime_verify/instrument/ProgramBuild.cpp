@@ -244,12 +244,16 @@ llvm::Error ProgramBuilder::prepare() {
   return buildCached(ProbeObject, ProbeArgv, "probe library");
 }
 
-llvm::Error ProgramBuilder::build(const std::string &Source, const std::string &Output) const {
+llvm::Error ProgramBuilder::build(const std::string &Source, const std::string &Output,
+                                  bool LinkProbe) const {
   auto Attempt = [&](bool WithPch) {
     std::vector<std::string> Argv = {Compiler};
     std::vector<std::string> Flags = WithPch ? parseFlags() : compileFlags();
     Argv.insert(Argv.end(), Flags.begin(), Flags.end());
-    Argv.insert(Argv.end(), {"-include", "torch_tidy/probe.h", Source, ProbeObject, "-o", Output,
+    Argv.insert(Argv.end(), {"-include", "torch_tidy/probe.h", Source});
+    if (LinkProbe)
+      Argv.push_back(ProbeObject);
+    Argv.insert(Argv.end(), {"-o", Output,
                              "-L" + Torch.LibDir, "-Wl,-rpath," + Torch.LibDir,
                              "-Wl,--no-as-needed"});
     if (Torch.HasCuda) {

@@ -49,7 +49,8 @@ public:
 
   /// Compiles `Source` with the probe and links it to `Output`; on failure
   /// the message names the log.
-  llvm::Error build(const std::string &Source, const std::string &Output) const;
+  llvm::Error build(const std::string &Source, const std::string &Output,
+                    bool LinkProbe = true) const;
 
   const TorchInstall &torch() const { return Torch; }
 

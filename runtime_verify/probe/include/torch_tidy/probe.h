@@ -142,8 +142,10 @@ template <class T> std::decay_t<T> watch(const char *Name, T &&Value) {
 
 #define TORCH_TIDY_PROBE(...) ::torch_tidy_probe::sample(__VA_ARGS__)
 
+#endif // TORCH_TIDY_PROBE_H
+
+// Outside the include guard: a file may include the header first and ask for
+// the implementation later.
 #ifdef TORCH_TIDY_PROBE_IMPLEMENTATION
 #include "torch_tidy/probe_impl.h"
 #endif
-
-#endif // TORCH_TIDY_PROBE_H
