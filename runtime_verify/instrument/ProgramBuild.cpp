@@ -63,6 +63,14 @@ static bool probeInstall(const std::string &Dir, TorchInstall &Out) {
   Out.IncludeDirs.push_back(joinPath(Prefix, "include/torch/csrc/api/include"));
   Out.LibDir = LibDir;
   Out.HasCuda = fs::exists(joinPath(LibDir, "libc10_cuda.so"));
+  Out.Major = 0;
+  if (auto Version = llvm::MemoryBuffer::getFile(
+          joinPath(Prefix, "include/torch/csrc/api/include/torch/version.h"))) {
+    llvm::StringRef Text = (*Version)->getBuffer();
+    size_t At = Text.find("#define TORCH_VERSION_MAJOR ");
+    if (At != llvm::StringRef::npos)
+      Text.substr(At + 28).take_while(llvm::isDigit).getAsInteger(10, Out.Major);
+  }
   return true;
 }
 
@@ -114,8 +122,8 @@ std::vector<std::string> ProgramBuilder::compileFlags() const {
   bool HasStd = false;
   for (const std::string &F : UserFlags)
     HasStd |= llvm::StringRef(F).starts_with("-std=");
-  if (!HasStd)
-    Flags.push_back("-std=c++17");
+  if (!HasStd) // LibTorch 2.x headers need C++20 in their newer releases
+    Flags.push_back(Torch.Major >= 2 ? "-std=c++20" : "-std=c++17");
   Flags.insert(Flags.end(), UserFlags.begin(), UserFlags.end());
   for (const std::string &Dir : Torch.IncludeDirs) {
     Flags.push_back("-isystem");

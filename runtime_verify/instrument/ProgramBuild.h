@@ -22,6 +22,7 @@ struct TorchInstall {
   std::vector<std::string> IncludeDirs;
   std::string LibDir;
   bool HasCuda = false; ///< libc10_cuda is there
+  unsigned Major = 0;   ///< TORCH_VERSION_MAJOR, 0 when unknown
 };
 
 /// Finds a LibTorch from `TorchDir` (a Torch_DIR: .../share/cmake/Torch or
