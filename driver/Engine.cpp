@@ -15,6 +15,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/xxhash.h"
 
@@ -130,10 +131,18 @@ loadCompilations(const DriverOptions &O, llvm::StringRef FirstFile,
       Error = "-p " + O.BuildPath + ": not a directory";
       return nullptr;
     }
+    // The database of this directory, not of one above it.
+    llvm::SmallString<256> Json(O.BuildPath), Flags(O.BuildPath);
+    llvm::sys::path::append(Json, "compile_commands.json");
+    llvm::sys::path::append(Flags, "compile_flags.txt");
+    if (!llvm::sys::fs::exists(Json) && !llvm::sys::fs::exists(Flags)) {
+      Error = "no compile_commands.json in " + O.BuildPath;
+      return nullptr;
+    }
     auto DB = tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath, Msg);
     if (!DB)
-      Error = "no usable compile_commands.json in " + O.BuildPath + ": " +
-              llvm::StringRef(Msg).trim().str();
+      Error = "cannot use the compilation database in " + O.BuildPath + ": " +
+              llvm::StringRef(Msg).trim().split('\n').first.str();
     return DB;
   }
   if (!FirstFile.empty())

@@ -23,7 +23,7 @@ json::Array fixesToJSON(const llvm::StringMap<tooling::Replacements> &Fix,
                                  {"column", P.Column},
                                  {"offset", R.getOffset()},
                                  {"length", R.getLength()},
-                                 {"replacement", R.getReplacementText()}});
+                                 {"replacement", R.getReplacementText().str()}});
     }
   return Out;
 }

@@ -18,10 +18,10 @@ json::Array fixToJSON(const llvm::StringMap<tooling::Replacements> &Fix) {
   llvm::sort(Files);
   for (const std::string &F : Files)
     for (const tooling::Replacement &R : Fix.lookup(F))
-      Out.push_back(json::Object{{"file", R.getFilePath()},
+      Out.push_back(json::Object{{"file", R.getFilePath().str()},
                                  {"offset", R.getOffset()},
                                  {"length", R.getLength()},
-                                 {"text", R.getReplacementText()}});
+                                 {"text", R.getReplacementText().str()}});
   return Out;
 }
 

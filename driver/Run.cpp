@@ -31,6 +31,7 @@
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <set>
 #include <unistd.h>
 
@@ -135,6 +136,10 @@ int runChecks(DriverOptions &O, const char *Argv0) {
   if (!O.WorkerOutput.empty()) {
     if (O.Files.size() != 1)
       return fail("a worker takes exactly one file");
+    // Fault injection, for the tests of how a failing worker is reported.
+    if (const char *Fault = std::getenv("TORCH_TIDY_WORKER_FAULT"))
+      if (*Fault && llvm::StringRef(O.Files.front()).contains(Fault))
+        std::abort();
     TUResult R = runEngine(O, Context, *DB, O.Files.front());
     std::string Text;
     llvm::raw_string_ostream OS(Text);
@@ -225,6 +230,9 @@ int runChecks(DriverOptions &O, const char *Argv0) {
 
   // Analyse.
   std::vector<TUResult> Results;
+  // One file without project flags is an editor's or a script's single-file
+  // run: clang-tidy's output, in this process.
+  bool ProjectStyle = O.Files.size() != 1 || !O.ProjectFlag.empty();
   bool InProcess = Units.size() == 1 && O.ProjectFlag.empty();
   if (InProcess) {
     Results.push_back(runEngine(O, Context, *DB, Units.front()));
@@ -379,7 +387,7 @@ int runChecks(DriverOptions &O, const char *Argv0) {
     if (DisableFixes && O.fixRequested())
       llvm::errs() << "Found compiler errors, but -fix-errors was not "
                       "specified.\nFixes have NOT been applied.\n\n";
-    if (!InProcess)
+    if (ProjectStyle)
       llvm::errs() << llvm::formatv(
           "torch-tidy: {0} translation unit{1} checked, {2} skipped (no "
           "LibTorch include reached), {3} failed; {4} finding{5}{6}\n",

@@ -59,7 +59,7 @@ json::Array sarifFixes(const llvm::StringMap<tooling::Replacements> &Fix,
       Replacements.push_back(json::Object{
           {"deletedRegion", json::Object{{"byteOffset", R.getOffset()},
                                          {"byteLength", R.getLength()}}},
-          {"insertedContent", json::Object{{"text", R.getReplacementText()}}}});
+          {"insertedContent", json::Object{{"text", R.getReplacementText().str()}}}});
     Changes.push_back(json::Object{{"artifactLocation", artifactLocation(F, Root)},
                                    {"replacements", std::move(Replacements)}});
   }

@@ -42,8 +42,11 @@ std::string tailOf(llvm::StringRef Path, size_t Lines) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer)
     return "";
+  llvm::StringRef Text = (*Buffer)->getBuffer().trim();
+  if (Text.empty())
+    return "";
   llvm::SmallVector<llvm::StringRef, 0> All;
-  (*Buffer)->getBuffer().rtrim().split(All, '\n');
+  Text.split(All, '\n');
   std::string Out;
   for (size_t I = All.size() > Lines ? All.size() - Lines : 0; I < All.size(); ++I)
     Out += "  " + All[I].str() + "\n";
