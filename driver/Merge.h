@@ -8,6 +8,9 @@ namespace torchtidy {
 /// `torch-tidy merge ...`; argv[0] is "merge".
 int mergeMain(int Argc, const char **Argv);
 
+/// `torch-tidy apply-fixes ...`; argv[0] is "apply-fixes".
+int applyFixesMain(int Argc, const char **Argv);
+
 } // namespace torchtidy
 
 #endif

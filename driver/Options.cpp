@@ -272,8 +272,10 @@ torch-tidy project options (in addition to clang-tidy's):
   --cache-dir=<dir>        where results are cached; --no-cache turns it off
   --no-skip-system-bodies, --no-traversal-scope
                            turn off a speed-up (results are the same)
-  torch-tidy merge [--format=json|sarif|fixes] -o <out> <inputs...>
+  torch-tidy merge [--format=json|sarif|fixes|baseline] -o <out> <inputs...>
                            combine per-shard outputs
+  torch-tidy apply-fixes <fixes.yaml...>
+                           apply exported (or merged) fixes as --fix does
   torch-tidy verify ...    run a flagged loop and measure its growth
 
 Exit codes: 0 no finding fails the gate; 1 findings fail the gate

@@ -45,6 +45,8 @@ int main(int argc, const char **argv) {
     return torchtidy::verifyMain(argc - 1, argv + 1);
   if (argc > 1 && llvm::StringRef(argv[1]) == "merge")
     return torchtidy::mergeMain(argc - 1, argv + 1);
+  if (argc > 1 && llvm::StringRef(argv[1]) == "apply-fixes")
+    return torchtidy::applyFixesMain(argc - 1, argv + 1);
 
   torchtidy::DriverOptions Opts;
   std::string Error;
