@@ -16,7 +16,10 @@ config.test_exec_root = os.path.join(config.torch_tidy_build_dir, "test")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
-for var in ("HOME", "TMPDIR", "LANG"):
+# The sanitizer options reach the tools of an ASan + UBSan build
+# (.ci/test-sanitizers).
+for var in ("HOME", "TMPDIR", "LANG", "ASAN_OPTIONS", "UBSAN_OPTIONS",
+            "LSAN_OPTIONS", "ASAN_SYMBOLIZER_PATH"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -88,3 +91,18 @@ try:
         config.available_features.add("cuda")
 except (OSError, subprocess.SubprocessError):
     pass
+
+# Project-level runs (test/project): the SARIF 2.1.0 JSON schema that
+# .ci/install-test-tools fetches, the clang-apply-replacements that must
+# accept exported fixes, and Debian's pre-commit for the hook test.
+sarif_schema = os.environ.get("TORCH_TIDY_SARIF_SCHEMA", os.path.join(
+    os.path.expanduser("~"), ".cache", "torch-tidy", "sarif-schema-2.1.0.json"))
+config.substitutions.append(("%sarif_schema", shlex.quote(sarif_schema)))
+if os.path.isfile(sarif_schema):
+    config.available_features.add("sarif-schema")
+config.substitutions.append(("%project_inputs", shlex.quote(
+    os.path.join(config.test_source_root, "project", "Inputs"))))
+if shutil.which("clang-apply-replacements-19"):
+    config.available_features.add("clang-apply-replacements")
+if shutil.which("pre-commit"):
+    config.available_features.add("pre-commit")
