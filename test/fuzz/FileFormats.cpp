@@ -1,0 +1,107 @@
+//===--- FileFormats.cpp - every file format torch-tidy reads -------------===//
+//
+// To fuzz another file format, write a function that parses one whole file
+// from memory and does with it what the tool does next, then add ONE line to
+// Formats[] at the end of this file (and, if the parser lives in a library
+// the fuzzer does not link yet, name that library in
+// TORCH_TIDY_FUZZ_FORMAT_LIBS in CMakeLists.txt).
+//
+//===----------------------------------------------------------------------===//
+
+#include "test/fuzz/FileFormats.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <memory>
+#include <string>
+
+using namespace clang;
+using namespace clang::tidy;
+
+namespace {
+
+// `.clang-tidy` files and `--config`: parsed, merged over the defaults, shown
+// by --dump-config, and handed to every torch-* check, whose constructor reads
+// and validates its options.
+void parseClangTidyConfig(llvm::StringRef Bytes) {
+  llvm::MemoryBufferRef Buffer(Bytes, ".clang-tidy");
+  (void)parseConfiguration(Buffer);
+  llvm::ErrorOr<ClangTidyOptions> Parsed =
+      parseConfigurationWithDiags(Buffer, [](const llvm::SMDiagnostic &) {});
+  if (!Parsed)
+    return;
+  ClangTidyOptions Options = ClangTidyOptions::getDefaults();
+  Options.mergeWith(*Parsed, 1);
+  (void)getCheckNames(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false);
+  std::string Dumped = configurationAsText(Options);
+  (void)parseConfiguration(llvm::MemoryBufferRef(Dumped, "dump"));
+  Options.Checks = "-*,torch-*";
+  (void)getCheckOptions(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false);
+}
+
+// Asks a compilation database everything the tool asks it.
+void queryDatabase(const tooling::CompilationDatabase &Database) {
+  for (const std::string &File : Database.getAllFiles())
+    (void)Database.getCompileCommands(File);
+  (void)Database.getAllCompileCommands();
+  (void)Database.getCompileCommands("/src/not-in-the-database.cpp");
+}
+
+// compile_commands.json, wrapped the way LibTooling wraps it when it loads
+// one from a directory (response files come from an empty in-memory file
+// system, so the fuzzer never reads the machine's files).
+void parseCompileCommands(llvm::StringRef Bytes) {
+  for (auto Syntax : {tooling::JSONCommandLineSyntax::AutoDetect,
+                      tooling::JSONCommandLineSyntax::Gnu,
+                      tooling::JSONCommandLineSyntax::Windows}) {
+    std::string Error;
+    std::unique_ptr<tooling::CompilationDatabase> Database =
+        tooling::JSONCompilationDatabase::loadFromBuffer(Bytes, Error, Syntax);
+    if (!Database)
+      continue;
+    Database = tooling::inferTargetAndDriverMode(
+        tooling::inferMissingCompileCommands(tooling::expandResponseFiles(
+            std::move(Database),
+            llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>())));
+    queryDatabase(*Database);
+  }
+}
+
+// compile_flags.txt: one compiler argument a line.
+void parseCompileFlags(llvm::StringRef Bytes) {
+  std::string Error;
+  if (auto Database =
+          tooling::FixedCompilationDatabase::loadFromBuffer("/src", Bytes, Error))
+    queryDatabase(*Database);
+}
+
+// --vfsoverlay: a YAML description of a virtual file system.
+void parseVfsOverlay(llvm::StringRef Bytes) {
+  auto Overlay = llvm::vfs::getVFSFromYAML(
+      llvm::MemoryBuffer::getMemBufferCopy(Bytes, "overlay.yaml"),
+      [](const llvm::SMDiagnostic &, void *) {}, "overlay.yaml", nullptr,
+      llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>());
+  if (Overlay)
+    (void)Overlay->status("/src/a.cpp");
+}
+
+const torch_tidy::fuzz::FileFormat Formats[] = {
+    {".clang-tidy / --config", parseClangTidyConfig},
+    {"compile_commands.json", parseCompileCommands},
+    {"compile_flags.txt", parseCompileFlags},
+    {"--vfsoverlay", parseVfsOverlay},
+    // Register further formats here, one line each:
+    //   {"<what the file is>", <function taking llvm::StringRef>},
+};
+
+} // namespace
+
+llvm::ArrayRef<torch_tidy::fuzz::FileFormat> torch_tidy::fuzz::fileFormats() {
+  return Formats;
+}
