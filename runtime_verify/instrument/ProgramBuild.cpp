@@ -64,13 +64,14 @@ static bool probeInstall(const std::string &Dir, TorchInstall &Out) {
   Out.LibDir = LibDir;
   Out.HasCuda = fs::exists(joinPath(LibDir, "libc10_cuda.so"));
   Out.Major = 0;
-  if (auto Version = llvm::MemoryBuffer::getFile(
-          joinPath(Prefix, "include/torch/csrc/api/include/torch/version.h"))) {
-    llvm::StringRef Text = (*Version)->getBuffer();
-    size_t At = Text.find("#define TORCH_VERSION_MAJOR ");
-    if (At != llvm::StringRef::npos)
-      Text.substr(At + 28).take_while(llvm::isDigit).getAsInteger(10, Out.Major);
-  }
+  for (const char *VersionFile : {"include/torch/csrc/api/include/torch/version.h",
+                                  "include/torch/headeronly/version.h"})
+    if (auto Version = llvm::MemoryBuffer::getFile(joinPath(Prefix, VersionFile))) {
+      llvm::StringRef Text = (*Version)->getBuffer();
+      size_t At = Text.find("#define TORCH_VERSION_MAJOR ");
+      if (At != llvm::StringRef::npos)
+        Text.substr(At + 28).take_while(llvm::isDigit).getAsInteger(10, Out.Major);
+    }
   return true;
 }
 

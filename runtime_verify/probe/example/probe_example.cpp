@@ -1,12 +1,17 @@
 // A loop that keeps its graph: `total = total + loss` with no backward.
-// Moves its tensors to the GPU when one is available.
+// Moves its tensors to the GPU when one is available (unless
+// TORCH_TIDY_TEST_DEVICE=cpu).
 #include <torch/torch.h>
 #include "torch_tidy/probe.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 int main() {
-  torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  const char *forced = std::getenv("TORCH_TIDY_TEST_DEVICE");
+  bool cpu_only = forced && std::strcmp(forced, "cpu") == 0;
+  torch::Device device = torch::cuda::is_available() && !cpu_only ? torch::kCUDA : torch::kCPU;
   std::printf("device: %s\n", device.str().c_str());
   torch::nn::Linear fc(16, 4);
   fc->to(device);
