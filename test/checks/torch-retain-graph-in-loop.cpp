@@ -1,4 +1,6 @@
 // RUN: %check_torch_tidy %s torch-retain-graph-in-loop %t
+// As built against LibTorch 2.x, whose headers need C++20:
+// RUN: %check_torch_tidy --std=c++20 %s torch-retain-graph-in-loop %t.cxx20
 
 #include <torch/torch.h>
 #include <vector>
@@ -35,6 +37,31 @@ void optional_spelling(torch::nn::Linear &model, const torch::Tensor &x) {
     // CHECK-MESSAGES: :[[@LINE-4]]:3: note: this loop runs
     // CHECK-FIXES: loss.backward({});
   } while (++step < 10);
+}
+
+// LibTorch 2.x declares retain_graph as std::optional<bool>; users write it so.
+void std_optional_spelling(torch::nn::Linear &model, const torch::Tensor &x) {
+  for (int step = 0; step < 10; ++step) {
+    auto loss = model(x).sum();
+    loss.backward({}, std::optional<bool>(true));
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: retain_graph=true in a loop
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: this loop runs
+    // CHECK-FIXES: loss.backward({});
+  }
+  for (int step = 0; step < 10; ++step) {
+    auto loss = model(x).sum();
+    loss.backward(torch::Tensor(), std::make_optional(true), false);
+    // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: retain_graph=true in a loop
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: this loop runs
+    // CHECK-FIXES: loss.backward(torch::Tensor(), false, false);
+  }
+  for (int step = 0; step < 10; ++step) {
+    auto loss = model(x).sum();
+    auto grads = torch::autograd::grad({loss}, {x}, {}, std::optional<bool>{true});
+    // CHECK-MESSAGES: :[[@LINE-1]]:57: warning: retain_graph=true in a loop
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: this loop runs
+    // CHECK-FIXES: auto grads = torch::autograd::grad({loss}, {x}, {});
+  }
 }
 
 void range_for(torch::nn::Linear &model, const std::vector<torch::Tensor> &batches) {
@@ -161,6 +188,9 @@ void false_or_nullopt(torch::nn::Linear &model, const torch::Tensor &x) {
     loss.backward({}, false);
     loss.backward({}, c10::nullopt);
     loss.backward({}, c10::optional<bool>());
+    loss.backward({}, std::nullopt);
+    loss.backward({}, std::optional<bool>(false));
+    loss.backward({}, std::optional<bool>());
     loss.backward();
     torch::autograd::backward({loss}, {}, false);
     torch::autograd::backward({loss});

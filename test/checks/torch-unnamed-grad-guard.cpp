@@ -1,4 +1,6 @@
 // RUN: %check_torch_tidy %s torch-unnamed-grad-guard %t
+// As built against LibTorch 2.x, whose headers need C++20:
+// RUN: %check_torch_tidy --std=c++20 %s torch-unnamed-grad-guard %t.cxx20
 
 #include <torch/torch.h>
 #include <optional>
