@@ -74,7 +74,7 @@ std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root) {
 
 std::vector<Finding>
 mergeFindings(const std::vector<TUResult> &Results,
-              const std::map<std::string, std::string> &OnlyFiles,
+              const std::map<std::string, std::set<std::string>> &OnlyFiles,
               SourceFiles &Sources, llvm::StringRef Root) {
   std::vector<Finding> Out;
   std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
@@ -85,7 +85,7 @@ mergeFindings(const std::vector<TUResult> &Results,
       absolutise(F.Error.Message, E.BuildDirectory);
       for (tooling::DiagnosticMessage &N : F.Error.Notes)
         absolutise(N, E.BuildDirectory);
-      if (Only != OnlyFiles.end() && F.Error.Message.FilePath != Only->second)
+      if (Only != OnlyFiles.end() && !Only->second.count(F.Error.Message.FilePath))
         continue;
       if (!Seen.insert({F.Error.DiagnosticName, F.Error.Message.FilePath,
                         F.Error.Message.FileOffset, F.Error.Message.Message})

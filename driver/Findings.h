@@ -13,6 +13,8 @@
 #include "driver/Engine.h"
 #include "driver/SourceFiles.h"
 
+#include <set>
+
 namespace torchtidy {
 
 struct Finding {
@@ -21,10 +23,11 @@ struct Finding {
   std::string RelativePath; // of the main location, from the root
 };
 
-/// Merges the results of a run, in order; \p OnlyFiles (when non-empty) maps
-/// a translation unit to the one file whose diagnostics it should report.
+/// Merges the results of a run, in order; \p OnlyFiles maps a translation
+/// unit that was analysed for the sake of headers to the files whose
+/// diagnostics it should report.
 std::vector<Finding> mergeFindings(const std::vector<TUResult> &Results,
-                                   const std::map<std::string, std::string> &OnlyFiles,
+                                   const std::map<std::string, std::set<std::string>> &OnlyFiles,
                                    SourceFiles &Sources, llvm::StringRef Root);
 
 /// The repository root of \p Path: the nearest directory above it with a

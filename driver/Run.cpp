@@ -26,6 +26,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/YAMLTraits.h"
@@ -152,7 +153,8 @@ int runChecks(DriverOptions &O, const char *Argv0) {
 
   // Which translation units, and which file each reports on.
   std::vector<std::string> Units;
-  std::map<std::string, std::string> OnlyFiles;
+  std::map<std::string, std::set<std::string>> OnlyFiles;
+  std::set<std::string> GivenUnits;
   std::vector<std::string> DBFiles = DB->getAllFiles();
   for (std::string &F : DBFiles)
     F = SourceFiles::absolute(F);
@@ -170,6 +172,7 @@ int runChecks(DriverOptions &O, const char *Argv0) {
       std::string Abs = SourceFiles::absolute(F);
       if (InDB.count(Abs) || !isHeaderName(Abs) || DBFiles.empty()) {
         Units.push_back(Abs);
+        GivenUnits.insert(Abs);
         continue;
       }
       // A header: analyse a translation unit that includes it.
@@ -188,8 +191,13 @@ int runChecks(DriverOptions &O, const char *Argv0) {
         continue;
       }
       Units.push_back(Unit);
-      OnlyFiles[Unit] = Abs;
+      OnlyFiles[Unit].insert(Abs);
     }
+    // A unit given itself reports as usual (main file and header filter),
+    // plus the headers it was also chosen for.
+    for (auto &[Unit, Headers] : OnlyFiles)
+      if (GivenUnits.count(Unit))
+        Headers.insert(Unit);
     std::set<std::string> Seen;
     Units.erase(std::remove_if(Units.begin(), Units.end(),
                                [&](const std::string &U) {
@@ -233,7 +241,8 @@ int runChecks(DriverOptions &O, const char *Argv0) {
   // One file without project flags is an editor's or a script's single-file
   // run: clang-tidy's output, in this process.
   bool ProjectStyle = O.Files.size() != 1 || !O.ProjectFlag.empty();
-  bool InProcess = Units.size() == 1 && O.ProjectFlag.empty();
+  bool InProcess = Units.size() == 1 && O.ProjectFlag.empty() &&
+                   OnlyFiles.empty();
   if (InProcess) {
     Results.push_back(runEngine(O, Context, *DB, Units.front()));
   } else if (!Units.empty()) {
@@ -259,6 +268,17 @@ int runChecks(DriverOptions &O, const char *Argv0) {
                                           .compute_thread_count());
     Plan.ShowProgress = O.Progress == "always" ||
                         (O.Progress == "auto" && ::isatty(2));
+    // A header given on the command line is reported whatever the header
+    // filter says.
+    for (const auto &[Unit, Files] : OnlyFiles) {
+      std::string Filter =
+          Context.getOptionsForFile(Unit).HeaderFilterRegex.value_or("");
+      for (const std::string &F : Files)
+        if (F != Unit)
+          Filter = (Filter.empty() ? "" : "(" + Filter + ")|") + "(^|/)" +
+                   llvm::Regex::escape(llvm::sys::path::filename(F)) + "$";
+      Plan.UnitArgs[Unit].push_back("--header-filter=" + Filter);
+    }
     Results = runWorkers(Plan, Units);
   }
 

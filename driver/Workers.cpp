@@ -101,6 +101,9 @@ std::vector<TUResult> runWorkers(const WorkerPlan &Plan,
     std::vector<std::string> Args{Plan.Executable,
                                   "--torch-tidy-worker=" + R.ResultPath};
     Args.insert(Args.end(), Plan.CommonArgs.begin(), Plan.CommonArgs.end());
+    auto Extra = Plan.UnitArgs.find(Files[I]);
+    if (Extra != Plan.UnitArgs.end())
+      Args.insert(Args.end(), Extra->second.begin(), Extra->second.end());
     Args.push_back(Files[I]);
     Args.insert(Args.end(), Plan.TrailingArgs.begin(), Plan.TrailingArgs.end());
     std::vector<char *> Argv;

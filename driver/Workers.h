@@ -11,6 +11,8 @@
 
 #include "driver/Engine.h"
 
+#include <map>
+
 namespace torchtidy {
 
 struct WorkerPlan {
@@ -19,6 +21,9 @@ struct WorkerPlan {
   /// added per worker.
   std::vector<std::string> CommonArgs;
   std::vector<std::string> TrailingArgs; // after the file ("--" and flags)
+  /// Arguments for the worker of one unit only (after the common ones, so
+  /// that they win).
+  std::map<std::string, std::vector<std::string>> UnitArgs;
   unsigned Jobs = 1;
   bool ShowProgress = false;
 };

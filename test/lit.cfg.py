@@ -106,3 +106,5 @@ if shutil.which("clang-apply-replacements-19"):
     config.available_features.add("clang-apply-replacements")
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
+config.substitutions.insert(0, ("%torch_tidy_bin_dir", shlex.quote(
+    os.path.join(config.torch_tidy_build_dir, "bin"))))
