@@ -88,8 +88,17 @@ chosenFix(const ClangTidyError &E, bool FromNotes) {
   return Found;
 }
 
-std::string docBase() {
-  return fileUri(TORCH_TIDY_DOC_DIR) + "/checks/";
+// The check pages: installed next to the binary, or in the source tree of a
+// build that was not installed.
+std::string docBase(const char *Argv0) {
+  llvm::SmallString<256> Dir(llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&runChecks)));
+  llvm::sys::path::remove_filename(Dir);
+  llvm::sys::path::append(Dir, "../share/doc/torch-tidy/checks");
+  std::string Installed = SourceFiles::absolute(Dir);
+  if (llvm::sys::fs::is_directory(Installed))
+    return fileUri(Installed) + "/";
+  return fileUri(TORCH_TIDY_SOURCE_DOC_DIR) + "/checks/";
 }
 
 } // namespace
@@ -367,7 +376,7 @@ int runChecks(DriverOptions &O, const char *Argv0) {
   if (!O.ExportSarif.empty()) {
     std::string Text;
     llvm::raw_string_ostream OS(Text);
-    OS << llvm::formatv("{0:2}", findingsToSarif(Findings, Sources, Root, docBase()))
+    OS << llvm::formatv("{0:2}", findingsToSarif(Findings, Sources, Root, docBase(Argv0)))
        << "\n";
     OS.flush();
     if (!writeAtomically(O.ExportSarif, Text, Error))

@@ -10,7 +10,7 @@ import lit.formats
 config.name = "torch-tidy"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs", "tools", "CMakeLists.txt", "check_torch_tidy.py"]
+config.excludes = ["Inputs", "tools", "CMakeLists.txt", "check_torch_tidy.py", "deb_package.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.torch_tidy_build_dir, "test")
 
@@ -108,3 +108,8 @@ if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 config.substitutions.insert(0, ("%torch_tidy_bin_dir", shlex.quote(
     os.path.join(config.torch_tidy_build_dir, "bin"))))
+config.substitutions.insert(0, ("%torch_tidy_build_dir", shlex.quote(config.torch_tidy_build_dir)))
+# The .deb test installs and removes a system package: as root, with apt.
+if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get") \
+        and shutil.which("cpack") and os.environ.get("TORCH_TIDY_TEST_DEB", "1") != "0":
+    config.available_features.add("package-install")
