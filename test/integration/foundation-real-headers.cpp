@@ -48,6 +48,26 @@ void train_steps(Net &model, const torch::Tensor &x, int steps) {
   }
 }
 
+// Spellings that LibTorch 1.13 and 2.x both accept: torch::InferenceMode
+// (c10::InferenceMode reached through `using namespace`), c10::make_optional
+// (std::make_optional in 2.x).
+double predict(Net &model, const torch::Tensor &x) {
+  torch::InferenceMode();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'torch::InferenceMode' is a temporary
+  // CHECK-FIXES: torch::InferenceMode inference_mode;
+  return model->forward(x).sum().item<double>();
+}
+
+void train_retaining(Net &model, const torch::Tensor &x) {
+  for (int step = 0; step < 3; ++step) {
+    auto loss = model->forward(x).sum();
+    loss.backward(torch::Tensor(), c10::make_optional(true));
+    // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: retain_graph=true in a loop
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: this loop runs
+    // CHECK-FIXES: loss.backward(torch::Tensor());
+  }
+}
+
 // Not flagged: two losses from one forward share the retained graph.
 void two_heads(Net &model, const torch::Tensor &x) {
   for (int step = 0; step < 10; ++step) {

@@ -57,11 +57,27 @@ double evaluate(Net &model, const torch::Tensor &x, const torch::Tensor &y) {
   // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
 }
 
-// Not flagged: guarded evaluation, item() accumulation, a sequence loss
+// Not flagged: guarded evaluation (NoGradGuard, torch::InferenceMode), outputs
+// kept under AutoGradMode(false), item() accumulation, a sequence loss
 // backward-ed after the loop.
 double evaluate_guarded(Net &model, const torch::Tensor &x) {
   torch::NoGradGuard no_grad;
   return model->forward(x).mean().item<double>();
+}
+
+double evaluate_inference_mode(Net &model, const torch::Tensor &x) {
+  torch::InferenceMode guard;
+  return model->forward(x).mean().item<double>();
+}
+
+std::vector<torch::Tensor> collect_without_grad(Net &model,
+                                                const std::vector<torch::Tensor> &batches) {
+  std::vector<torch::Tensor> outputs;
+  for (const auto &batch : batches) {
+    at::AutoGradMode no_grad(false);
+    outputs.push_back(model->forward(batch));
+  }
+  return outputs;
 }
 
 void unrolled(Net &model, const std::vector<torch::Tensor> &steps) {
