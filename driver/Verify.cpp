@@ -120,7 +120,7 @@ analyse(const std::string &Self, const std::string &File, llvm::StringRef Code,
   return readFindings(Yaml, File, Code);
 }
 
-std::vector<Finding> selectLine(std::vector<Finding> Findings, unsigned Line) {
+static std::vector<Finding> selectLine(std::vector<Finding> Findings, unsigned Line) {
   if (!Line)
     return Findings;
   std::vector<Finding> At;

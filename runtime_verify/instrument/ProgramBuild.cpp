@@ -133,8 +133,8 @@ std::vector<std::string> ProgramBuilder::compileFlags() const {
   Flags.push_back("-I" + joinPath(TORCH_TIDY_PROBE_DIR, "include"));
   if (Torch.HasCuda)
     Flags.push_back("-DTORCH_TIDY_PROBE_CUDA=1");
-  Flags.push_back("-O0");
-  Flags.push_back("-w");
+  Flags.push_back("-O0"); // quick to compile; the graph is the same at any level
+  Flags.push_back("-w");  // the program's own warnings are not ours to report
   return Flags;
 }
 
