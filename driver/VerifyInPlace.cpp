@@ -64,7 +64,7 @@ static std::string probePreamble(bool Cuda) {
   std::string Text = "#define TORCH_TIDY_PROBE_IMPLEMENTATION 1\n";
   if (Cuda)
     Text += "#define TORCH_TIDY_PROBE_CUDA 1\n";
-  Text += "#include \"" + joinPath(TORCH_TIDY_PROBE_DIR, "include/torch_tidy/probe.h") + "\"\n";
+  Text += "#include \"" + joinPath(probeDir(), "include/torch_tidy/probe.h") + "\"\n";
   return Text;
 }
 

@@ -100,6 +100,20 @@ llvm::Expected<TorchInstall> findTorch(const std::string &TorchDir) {
                                  "no LibTorch found; pass --torch-dir DIR (the folder of TorchConfig.cmake)");
 }
 
+std::string probeDir() {
+  if (const char *Env = std::getenv("TORCH_TIDY_PROBE_DIR"))
+    if (*Env)
+      return Env;
+  std::string Exe = fs::getMainExecutable(nullptr, nullptr);
+  if (!Exe.empty()) {
+    std::string Installed =
+        joinPath(parentOf(parentOf(Exe)), "share/torch-tidy/probe");
+    if (fs::exists(joinPath(Installed, "include/torch_tidy/probe.h")))
+      return Installed;
+  }
+  return TORCH_TIDY_PROBE_DIR;
+}
+
 std::string defaultCacheDir() {
   if (const char *Env = std::getenv("TORCH_TIDY_CACHE_DIR"))
     if (*Env)
@@ -130,7 +144,7 @@ std::vector<std::string> ProgramBuilder::compileFlags() const {
     Flags.push_back("-isystem");
     Flags.push_back(Dir);
   }
-  Flags.push_back("-I" + joinPath(TORCH_TIDY_PROBE_DIR, "include"));
+  Flags.push_back("-I" + joinPath(probeDir(), "include"));
   if (Torch.HasCuda)
     Flags.push_back("-DTORCH_TIDY_PROBE_CUDA=1");
   Flags.push_back("-O0"); // quick to compile; the graph is the same at any level
@@ -216,7 +230,7 @@ llvm::Error ProgramBuilder::prepare() {
   if (std::error_code EC = fs::create_directories(CacheDir))
     return llvm::createStringError(EC, "cannot create the cache folder " + CacheDir + ": " +
                                            EC.message());
-  std::string PchHeader = joinPath(TORCH_TIDY_PROBE_DIR, "include/torch_tidy/torch_pch.h");
+  std::string PchHeader = joinPath(probeDir(), "include/torch_tidy/torch_pch.h");
   std::string TorchHeader;
   std::vector<std::string> Searched = Torch.IncludeDirs;
   Searched.push_back("/usr/include");
@@ -240,11 +254,11 @@ llvm::Error ProgramBuilder::prepare() {
     UsePch = true;
   }
 
-  std::string ProbeSource = joinPath(TORCH_TIDY_PROBE_DIR, "src/probe.cpp");
+  std::string ProbeSource = joinPath(probeDir(), "src/probe.cpp");
   std::string ProbeKey = llvm::utohexstr(llvm::xxh3_64bits(
       Key + "\n" + (UsePch ? PchPath : "") + "\n" + fileContents(ProbeSource) +
-      fileContents(joinPath(TORCH_TIDY_PROBE_DIR, "include/torch_tidy/probe.h")) +
-      fileContents(joinPath(TORCH_TIDY_PROBE_DIR, "include/torch_tidy/probe_impl.h"))));
+      fileContents(joinPath(probeDir(), "include/torch_tidy/probe.h")) +
+      fileContents(joinPath(probeDir(), "include/torch_tidy/probe_impl.h"))));
   ProbeObject = joinPath(CacheDir, "probe-" + ProbeKey + ".o");
   std::vector<std::string> ProbeArgv = {Compiler};
   std::vector<std::string> Parse = parseFlags();

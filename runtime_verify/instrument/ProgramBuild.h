@@ -30,6 +30,11 @@ struct TorchInstall {
 /// locations.
 llvm::Expected<TorchInstall> findTorch(const std::string &TorchDir);
 
+/// The probe's sources (include/, src/): $TORCH_TIDY_PROBE_DIR, else the
+/// installed copy next to the binary (../share/torch-tidy/probe), else the
+/// source tree torch-tidy was built from.
+std::string probeDir();
+
 /// The folder for cached precompiled headers and probe objects:
 /// $TORCH_TIDY_CACHE_DIR, else $XDG_CACHE_HOME/torch-tidy, else
 /// ~/.cache/torch-tidy.
