@@ -2,8 +2,11 @@
 
 #include "driver/Engine.h"
 
+#include "driver/ResultCache.h"
+
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/DiagnosticOptions.h"
@@ -140,9 +143,18 @@ loadCompilations(const DriverOptions &O, llvm::StringRef FirstFile,
       return nullptr;
     }
     auto DB = tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath, Msg);
-    if (!DB)
+    if (!DB) {
+      // The JSON reader's own complaint, not the summary line above it.
+      llvm::StringRef Why = llvm::StringRef(Msg).trim().split('\n').first;
+      uint64_t Size = 0;
+      size_t At = Msg.find("json-compilation-database: ");
+      if (!llvm::sys::fs::file_size(Json, Size) && Size == 0)
+        Why = "the file is empty";
+      else if (At != std::string::npos && llvm::sys::fs::exists(Json))
+        Why = llvm::StringRef(Msg).substr(At).split('\n').first.split(": ").second;
       Error = "cannot use the compilation database in " + O.BuildPath + ": " +
-              llvm::StringRef(Msg).trim().split('\n').first.str();
+              Why.str();
+    }
     return DB;
   }
   if (!FirstFile.empty())
@@ -189,14 +201,24 @@ public:
       Ctx.setTraversalScope(Scope);
     }
     MultiplexConsumer::HandleTranslationUnit(Ctx);
+    FileManager &FM = SM.getFileManager();
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
       FileEntryRef File = It->first;
-      if (SM.isInSystemHeader(SM.translateFileLineCol(File, 1, 1)))
+      std::optional<llvm::MemoryBufferRef> Buffer = It->second->getBufferIfLoaded();
+      if (!Buffer)
         continue;
-      if (std::optional<llvm::MemoryBufferRef> Buffer =
-              It->second->getBufferIfLoaded())
-        Result.ContentHashes[File.getName().str()] =
-            contentHash(Buffer->getBuffer());
+      std::string Hash = contentHash(Buffer->getBuffer());
+      llvm::SmallString<256> Path(File.getName());
+      FM.makeAbsolutePath(Path);
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+      Result.Dependencies[std::string(Path)] = Hash;
+      if (!SM.isInSystemHeader(SM.translateFileLineCol(File, 1, 1)))
+        Result.ContentHashes[File.getName().str()] = Hash;
+    }
+    for (const HeaderSearchOptions::Entry &E : CI.getHeaderSearchOpts().UserEntries) {
+      llvm::SmallString<256> Path(E.Path);
+      FM.makeAbsolutePath(Path);
+      Result.SearchedDirectories.push_back(std::string(Path));
     }
   }
 
@@ -254,9 +276,46 @@ private:
 
 } // namespace
 
+// TORCH_TIDY_CACHE_TRACE=1 says on stderr whether each unit's result came
+// from the cache (for the cache's tests and for users who wonder).
+static void traceCache(llvm::StringRef What, llvm::StringRef File) {
+  static const bool On = llvm::sys::Process::GetEnv("TORCH_TIDY_CACHE_TRACE")
+                             .value_or("") == "1";
+  if (On)
+    llvm::errs() << "torch-tidy: cache " << What << ": " << File << "\n";
+}
+
 TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
                    const tooling::CompilationDatabase &Compilations,
-                   llvm::StringRef File) {
+                   llvm::StringRef File, llvm::StringRef ToolIdentity) {
+  std::optional<ResultCache> Cache;
+  std::string Key;
+  std::vector<tooling::CompileCommand> Commands =
+      Compilations.getCompileCommands(File);
+  std::string MainHash = fileHash(File);
+  if (Opts.UseCache && !ToolIdentity.empty() && Commands.size() == 1 &&
+      !MainHash.empty()) {
+    std::string Dir = ResultCache::defaultDir();
+    if (!Opts.CacheDir.empty()) {
+      llvm::SmallString<256> D(Opts.CacheDir);
+      llvm::sys::path::append(D, "results");
+      Dir = std::string(D);
+    }
+    Cache.emplace(Dir, 512ull << 20);
+    std::string Extra = std::string("notes=") + (Opts.FixNotes ? "1" : "0") +
+                        " bodies=" + (Opts.SkipSystemBodies ? "1" : "0") +
+                        " scope=" + (Opts.TraversalScope ? "1" : "0");
+    Key = ResultCache::key(ToolIdentity, Commands.front(),
+                           configurationAsText(Context.getOptionsForFile(File)),
+                           Extra, MainHash);
+    if (std::optional<TUResult> Hit = Cache->lookup(Key)) {
+      traceCache("hit", File);
+      Hit->MainFile = File.str();
+      return *Hit;
+    }
+    traceCache("miss", File);
+  }
+
   TUResult Result;
   Result.MainFile = File.str();
   tooling::ClangTool Tool(Compilations, {File.str()});
@@ -288,6 +347,10 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
   Tool.run(&Factory);
   Result.Errors = DiagConsumer.take();
   Result.Stats = Context.getStats();
+  // A unit with compiler errors is analysed again next time, so that the
+  // user always sees them.
+  if (Cache && !Result.hasCompilerErrors())
+    Cache->store(Key, Result);
   return Result;
 }
 

@@ -29,6 +29,10 @@ struct TUResult {
   /// A content hash of every user file as it was analysed, so that fixes are
   /// never applied to a file that changed since.
   std::map<std::string, std::string> ContentHashes;
+  /// Every file the unit read, with its content hash, and the directories it
+  /// searched for headers: what a cached result depends on.
+  std::map<std::string, std::string> Dependencies;
+  std::vector<std::string> SearchedDirectories;
   /// The worker failed (crashed, ran out of memory, could not start).
   bool Failed = false;
   std::string FailureMessage;
@@ -49,11 +53,13 @@ std::unique_ptr<clang::tooling::CompilationDatabase>
 loadCompilations(const DriverOptions &Opts, llvm::StringRef FirstFile,
                  std::string &Error, std::string &Warning);
 
-/// Analyses \p File. The context must have been made from the same options.
+/// Analyses \p File, or takes its result from the cache when nothing it
+/// depends on changed. The context must have been made from the same options.
+/// \p ToolIdentity names this build of torch-tidy (for the cache).
 TUResult runEngine(const DriverOptions &Opts,
                    clang::tidy::ClangTidyContext &Context,
                    const clang::tooling::CompilationDatabase &Compilations,
-                   llvm::StringRef File);
+                   llvm::StringRef File, llvm::StringRef ToolIdentity = "");
 
 /// A short, stable hash of \p Text.
 std::string contentHash(llvm::StringRef Text);

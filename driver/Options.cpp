@@ -149,7 +149,8 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Args, DriverOptions &O,
         return false;
       }
       *F.Out = V.str();
-      if (Name != "torch-tidy-worker" && Name != "torch-tidy-only-file")
+      if (Name != "torch-tidy-worker" && Name != "torch-tidy-only-file" &&
+          Name != "cache-dir")
         O.ProjectFlag = std::string("--" + Name.str());
       Matched = true;
     }

@@ -14,6 +14,7 @@
 #include "driver/Findings.h"
 #include "driver/IncludeScan.h"
 #include "driver/JsonReport.h"
+#include "driver/ResultCache.h"
 #include "driver/ResultFile.h"
 #include "driver/Sarif.h"
 #include "driver/TextReport.h"
@@ -24,10 +25,12 @@
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
@@ -101,6 +104,81 @@ std::string docBase(const char *Argv0) {
   return fileUri(TORCH_TIDY_SOURCE_DOC_DIR) + "/checks/";
 }
 
+// A file with a NUL byte in its first 64 KiB is not source text: say so,
+// rather than let clang print screens of garbage as diagnostics.
+bool looksBinary(llvm::StringRef Path, size_t &NulOffset) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return false;
+  NulOffset = (*Buffer)->getBuffer().take_front(65536).find('\0');
+  return NulOffset != llvm::StringRef::npos;
+}
+
+// The .clang-tidy files that configure \p File, nearest first, parsed as
+// clang-tidy parses them. clang-tidy reports a file it cannot parse and goes
+// on without it, which would quietly run other checks than the user chose:
+// here that is an error.
+bool checkConfigFiles(llvm::StringRef File, std::set<std::string> &Checked,
+                      std::string &Error) {
+  llvm::SmallString<256> Dir(SourceFiles::absolute(File.str()));
+  llvm::sys::path::remove_filename(Dir);
+  for (; !Dir.empty(); Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> Config(Dir);
+    llvm::sys::path::append(Config, ".clang-tidy");
+    if (!Checked.insert(std::string(Config)).second)
+      return true; // this file and the ones above it were checked already
+    if (!llvm::sys::fs::is_regular_file(Config))
+      continue;
+    auto Text = llvm::MemoryBuffer::getFile(Config, /*IsText=*/true);
+    if (!Text) {
+      Error = "cannot read '" + Config.str().str() + "': " + Text.getError().message();
+      return false;
+    }
+    std::string First;
+    llvm::ErrorOr<ClangTidyOptions> Parsed = parseConfigurationWithDiags(
+        (*Text)->getMemBufferRef(), [&](const llvm::SMDiagnostic &D) {
+          if (First.empty() && D.getKind() == llvm::SourceMgr::DK_Error)
+            First = llvm::formatv("{0}:{1}: {2}", D.getLineNo(),
+                                  D.getColumnNo() + 1, D.getMessage()).str();
+        });
+    if (!Parsed) {
+      Error = "invalid configuration in '" + Config.str().str() + "': " +
+              (First.empty() ? Parsed.getError().message() : First);
+      return false;
+    }
+    if (!Parsed->InheritParentConfig.value_or(false))
+      return true;
+  }
+  return true;
+}
+
+// clang-tidy ignores a -checks glob that names no check, so a typo turns a
+// check off without a word. Say which globs enable nothing.
+void warnUnknownCheckGlobs(const ClangTidyOptions &Effective) {
+  ClangTidyOptions All = Effective;
+  All.Checks = "*";
+  std::vector<std::string> Known = getCheckNames(All, false);
+  llvm::SmallVector<llvm::StringRef, 8> Globs;
+  std::string Checks = Effective.Checks.value_or("");
+  llvm::StringRef(Checks).split(Globs, ',', -1, false);
+  std::set<std::string> Warned;
+  for (llvm::StringRef G : Globs) {
+    G = G.trim();
+    if (G.empty() || G.starts_with("-") || G.starts_with("clang-diagnostic-"))
+      continue;
+    std::string Pattern = "^";
+    for (char C : G)
+      Pattern += C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
+    llvm::Regex R(Pattern + "$");
+    if (llvm::any_of(Known, [&](const std::string &N) { return R.match(N); }))
+      continue;
+    if (Warned.insert(G.str()).second)
+      llvm::errs() << "torch-tidy: warning: the check glob '" << G
+                   << "' matches no check (see --list-checks)\n";
+  }
+}
+
 } // namespace
 
 int runChecks(DriverOptions &O, const char *Argv0) {
@@ -114,6 +192,10 @@ int runChecks(DriverOptions &O, const char *Argv0) {
     if (llvm::sys::fs::access(F, llvm::sys::fs::AccessMode::Exist) ||
         !llvm::MemoryBuffer::getFile(F))
       return fail("cannot read '" + F + "'");
+    size_t Nul = 0;
+    if (looksBinary(F, Nul))
+      return fail("'" + F + "' is not source text (a NUL byte at offset " +
+                  std::to_string(Nul) + ")");
   }
   if (O.Files.empty() && O.BuildPath.empty() && O.WorkerOutput.empty())
     return fail("no input files; give source files, or -p BUILD_DIR to check "
@@ -133,8 +215,21 @@ int runChecks(DriverOptions &O, const char *Argv0) {
 
   std::string FirstPath = SourceFiles::absolute(
       O.Files.empty() ? std::string("dummy") : O.Files.front());
+  // A broken .clang-tidy is a configuration error, not a reason to run other
+  // checks than the user chose.
+  std::set<std::string> CheckedConfigs;
+  bool CheckConfigs = !O.Config && !O.ConfigFile && O.WorkerOutput.empty();
+  if (CheckConfigs) {
+    if (!checkConfigFiles(FirstPath, CheckedConfigs, Error))
+      return fail(Error);
+    for (const std::string &F : O.Files)
+      if (!checkConfigFiles(F, CheckedConfigs, Error))
+        return fail(Error);
+  }
   ClangTidyOptions Effective = Provider->getOptions(FirstPath);
   std::vector<std::string> Enabled = getCheckNames(Effective, false);
+  if (O.WorkerOutput.empty())
+    warnUnknownCheckGlobs(Effective);
   if (Enabled.empty()) {
     if (O.AllowNoChecks)
       return ExitClean;
@@ -150,7 +245,8 @@ int runChecks(DriverOptions &O, const char *Argv0) {
     if (const char *Fault = std::getenv("TORCH_TIDY_WORKER_FAULT"))
       if (*Fault && llvm::StringRef(O.Files.front()).contains(Fault))
         std::abort();
-    TUResult R = runEngine(O, Context, *DB, O.Files.front());
+    TUResult R = runEngine(O, Context, *DB, O.Files.front(),
+                           ResultCache::toolIdentity(Argv0, reinterpret_cast<void *>(&runChecks)));
     std::string Text;
     llvm::raw_string_ostream OS(Text);
     OS << toJSON(R);
@@ -223,6 +319,34 @@ int runChecks(DriverOptions &O, const char *Argv0) {
     Units = std::move(Mine);
   }
 
+  // The same for the units' own .clang-tidy files. A unit whose file or
+  // working directory is gone fails alone.
+  if (CheckConfigs)
+    for (const std::string &U : Units)
+      if (!checkConfigFiles(U, CheckedConfigs, Error))
+        return fail(Error);
+  std::vector<TUResult> Unusable;
+  llvm::erase_if(Units, [&](const std::string &U) {
+    std::string Why;
+    if (!llvm::sys::fs::is_regular_file(U))
+      Why = "listed in the compilation database, but there is no such file";
+    else
+      for (const tooling::CompileCommand &C : DB->getCompileCommands(U))
+        if (!llvm::sys::fs::is_directory(C.Directory)) {
+          Why = "the compilation database runs its command in '" +
+                C.Directory + "', which does not exist";
+          break;
+        }
+    if (Why.empty())
+      return false;
+    TUResult R;
+    R.MainFile = U;
+    R.Failed = true;
+    R.FailureMessage = Why;
+    Unusable.push_back(std::move(R));
+    return true;
+  });
+
   // Units that cannot reach LibTorch cannot hold a torch-* finding.
   unsigned Skipped = 0;
   bool OnlyTorchChecks = llvm::all_of(Enabled, [](const std::string &C) {
@@ -253,7 +377,9 @@ int runChecks(DriverOptions &O, const char *Argv0) {
   bool InProcess = Units.size() == 1 && O.ProjectFlag.empty() &&
                    OnlyFiles.empty();
   if (InProcess) {
-    Results.push_back(runEngine(O, Context, *DB, Units.front()));
+    Results.push_back(runEngine(
+        O, Context, *DB, Units.front(),
+        ResultCache::toolIdentity(Argv0, reinterpret_cast<void *>(&runChecks))));
   } else if (!Units.empty()) {
     WorkerPlan Plan;
     Plan.Executable = llvm::sys::fs::getMainExecutable(
@@ -267,6 +393,10 @@ int runChecks(DriverOptions &O, const char *Argv0) {
       Plan.CommonArgs.push_back("--no-skip-system-bodies");
     if (!O.TraversalScope)
       Plan.CommonArgs.push_back("--no-traversal-scope");
+    if (!O.UseCache)
+      Plan.CommonArgs.push_back("--no-cache");
+    if (!O.CacheDir.empty())
+      Plan.CommonArgs.push_back("--cache-dir=" + O.CacheDir);
     if (O.HasFixedFlags) {
       Plan.TrailingArgs.push_back("--");
       Plan.TrailingArgs.insert(Plan.TrailingArgs.end(), O.FixedFlags.begin(),
@@ -290,6 +420,8 @@ int runChecks(DriverOptions &O, const char *Argv0) {
     }
     Results = runWorkers(Plan, Units);
   }
+  for (TUResult &R : Unusable)
+    Results.push_back(std::move(R));
 
   // Merge and report.
   std::string Root = O.SarifRoot.empty()
@@ -383,6 +515,13 @@ int runChecks(DriverOptions &O, const char *Argv0) {
       return fail(Error);
   }
 
+  // Test hook: a command run after the analysis and just before the fixes
+  // are written, so that a test can change a file in between. It changes
+  // nothing by itself.
+  if (PendingFixes)
+    if (const char *Hook = std::getenv("TORCH_TIDY_TEST_BEFORE_FIX"))
+      if (*Hook && std::system(Hook) != 0)
+        llvm::errs() << "torch-tidy: warning: TORCH_TIDY_TEST_BEFORE_FIX failed\n";
   if (PendingFixes)
     Fixes = PendingFixes();
 
