@@ -142,15 +142,18 @@ loadCompilations(const DriverOptions &O, llvm::StringRef FirstFile,
       Error = "no compile_commands.json in " + O.BuildPath;
       return nullptr;
     }
+    uint64_t Size = 0;
+    if (!llvm::sys::fs::file_size(Json, Size) && Size == 0) {
+      Error = "cannot use the compilation database in " + O.BuildPath +
+              ": compile_commands.json is empty";
+      return nullptr;
+    }
     auto DB = tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath, Msg);
     if (!DB) {
       // The JSON reader's own complaint, not the summary line above it.
       llvm::StringRef Why = llvm::StringRef(Msg).trim().split('\n').first;
-      uint64_t Size = 0;
       size_t At = Msg.find("json-compilation-database: ");
-      if (!llvm::sys::fs::file_size(Json, Size) && Size == 0)
-        Why = "the file is empty";
-      else if (At != std::string::npos && llvm::sys::fs::exists(Json))
+      if (At != std::string::npos && llvm::sys::fs::exists(Json))
         Why = llvm::StringRef(Msg).substr(At).split('\n').first.split(": ").second;
       Error = "cannot use the compilation database in " + O.BuildPath + ": " +
               Why.str();
@@ -209,8 +212,9 @@ public:
         continue;
       std::string Hash = contentHash(Buffer->getBuffer());
       llvm::SmallString<256> Path(File.getName());
+      // As the compiler opened it: ".." is not removed, since a symbolic
+      // link in front of it would make that another file.
       FM.makeAbsolutePath(Path);
-      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
       Result.Dependencies[std::string(Path)] = Hash;
       if (!SM.isInSystemHeader(SM.translateFileLineCol(File, 1, 1)))
         Result.ContentHashes[File.getName().str()] = Hash;
