@@ -113,3 +113,14 @@ config.substitutions.insert(0, ("%torch_tidy_build_dir", shlex.quote(config.torc
 if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get") \
         and shutil.which("cpack") and os.environ.get("TORCH_TIDY_TEST_DEB", "1") != "0":
     config.available_features.add("package-install")
+
+# An ASan + UBSan build (.ci/test-sanitizers, cmake/Sanitizers.cmake) writes
+# bin/clang-tidy-asan, which preloads the ASan runtime into clang-tidy-19 so
+# that the instrumented plugin can load; %clang_tidy names the clang-tidy
+# that hosts the plugin in either build. An instrumented build is not
+# installed as a system package (package-install): the package tests run in
+# the ordinary build.
+config.substitutions.append(("%clang_tidy", shlex.quote(config.clang_tidy)))
+if os.path.basename(config.clang_tidy) == "clang-tidy-asan":
+    config.available_features.add("sanitizers")
+    config.available_features.discard("package-install")
