@@ -10,6 +10,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <csignal>
+#include <pthread.h>
 #include <unistd.h>
 
 using clang::tooling::Replacement;
@@ -54,11 +56,21 @@ bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text,
                                      ".torch-tidy-%%%%%%");
   int FD = -1;
   llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp)) {
-    Error = "cannot write '" + Path.str() + "': " + EC.message();
+  // No signal between creating the temporary file and registering it for
+  // removal on a signal: an interrupted run leaves no stray file.
+  sigset_t Stop, Old;
+  sigemptyset(&Stop);
+  for (int Sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+    sigaddset(&Stop, Sig);
+  pthread_sigmask(SIG_BLOCK, &Stop, &Old);
+  std::error_code CreateEC = llvm::sys::fs::createUniqueFile(Model, FD, Temp);
+  if (!CreateEC)
+    llvm::sys::RemoveFileOnSignal(Temp);
+  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  if (CreateEC) {
+    Error = "cannot write '" + Path.str() + "': " + CreateEC.message();
     return false;
   }
-  llvm::sys::RemoveFileOnSignal(Temp);
   auto Fail = [&](const std::string &Why) {
     llvm::sys::fs::remove(Temp);
     llvm::sys::DontRemoveFileOnSignal(Temp);
