@@ -3,6 +3,7 @@
 #include "checks/EvalWithoutGradGuardCheck.h"
 
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/GradGuard.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
@@ -254,6 +255,20 @@ void EvalWithoutGradGuardCheck::onEndOfTranslationUnit() {
   Findings.clear();
 }
 
+// Whether \p Body constructs a grad-mode guard anywhere.
+static bool constructsGuard(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+      Found |= torch_tidy::analysis::guardKindOfType(E->getType()) !=
+               torch_tidy::analysis::GuardKind::None;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
 void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
                                        const Finding &F) {
   ASTContext &Ctx = *F.Ctx;
@@ -269,8 +284,15 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     // Insert the guard where it covers only evaluation: right after the
     // eval() call when nothing after it in that block trains, or first in
     // a function that is evaluation code by its name.
-    std::string Name = fixits::freshName(
-        Inference ? "inference_mode" : "no_grad", fixits::namesUsedIn(Function));
+    // A guard of this function that protects nothing (a temporary, or one
+    // in another scope) may be given a name by torch-unnamed-grad-guard's
+    // fix in the same run: keep clear of the names that fix gives.
+    llvm::StringSet<> Taken = fixits::namesUsedIn(Function);
+    if (constructsGuard(Function->getBody()))
+      for (const char *Reserved : {"no_grad", "inference_mode", "grad_mode"})
+        Taken.insert(Reserved);
+    std::string Name =
+        fixits::freshName(Inference ? "inference_mode" : "no_grad", Taken);
     std::string Declaration = Guard + " " + Name + ";";
     std::optional<FixItHint> Fix;
     if (F.EvalCall) {

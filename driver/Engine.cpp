@@ -15,6 +15,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -148,16 +149,21 @@ loadCompilations(const DriverOptions &O, llvm::StringRef FirstFile,
               ": compile_commands.json is empty";
       return nullptr;
     }
-    auto DB = tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath, Msg);
-    if (!DB) {
-      // The JSON reader's own complaint, not the summary line above it.
-      llvm::StringRef Why = llvm::StringRef(Msg).trim().split('\n').first;
-      size_t At = Msg.find("json-compilation-database: ");
-      if (At != std::string::npos && llvm::sys::fs::exists(Json))
-        Why = llvm::StringRef(Msg).substr(At).split('\n').first.split(": ").second;
-      Error = "cannot use the compilation database in " + O.BuildPath + ": " +
-              Why.str();
+    // Exactly this directory's database: a broken one is an error, never a
+    // reason to use another found further up.
+    std::unique_ptr<tooling::CompilationDatabase> DB;
+    if (llvm::sys::fs::exists(Json)) {
+      DB = tooling::JSONCompilationDatabase::loadFromFile(
+          Json, Msg, tooling::JSONCommandLineSyntax::AutoDetect);
+      if (DB)
+        DB = tooling::inferTargetAndDriverMode(
+            tooling::inferMissingCompileCommands(std::move(DB)));
+    } else {
+      DB = tooling::FixedCompilationDatabase::loadFromFile(Flags, Msg);
     }
+    if (!DB)
+      Error = "cannot use the compilation database in " + O.BuildPath + ": " +
+              llvm::StringRef(Msg).trim().split('\n').first.str();
     return DB;
   }
   if (!FirstFile.empty())

@@ -113,6 +113,8 @@ config.substitutions.insert(0, ("%torch_tidy_build_dir", shlex.quote(config.torc
 if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get") \
         and shutil.which("cpack") and os.environ.get("TORCH_TIDY_TEST_DEB", "1") != "0":
     config.available_features.add("package-install")
+# torch-tidy's result cache: one per build tree, not the user's.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.torch_tidy_build_dir, "test", "xdg-cache")
 
 # An ASan + UBSan build (.ci/test-sanitizers, cmake/Sanitizers.cmake) writes
 # bin/clang-tidy-asan, which preloads the ASan runtime into clang-tidy-19 so

@@ -116,8 +116,10 @@ double evaluate_with_temporary_guard(torch::nn::Linear &model, const torch::Tens
   torch::NoGradGuard();
   return model(x).sum().item<double>();
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // The name torch-unnamed-grad-guard's fix would give the temporary is
+  // left free, so that both fixes in one run still compile.
   // CHECK-FIXES: double evaluate_with_temporary_guard(torch::nn::Linear &model, const torch::Tensor &x) {
-  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad_2;
 }
 
 void eval_then_train_in_one_block(torch::nn::Linear &model, const torch::Tensor &x,
