@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace torchtidy {
 namespace verify {
@@ -28,6 +29,9 @@ struct Armed {
   mode_t Mode = 0644;
 };
 Armed *Current = nullptr;
+// Records that a handler may still hold once restored: never freed, but kept
+// reachable (so LeakSanitizer does not count them as leaks).
+std::vector<Armed *> Retired;
 volatile sig_atomic_t Restoring = 0;
 
 bool writeAll(int Fd, const char *Data, size_t Size) {
@@ -169,8 +173,9 @@ llvm::Error InPlaceJournal::begin(const std::string &BuildDir, const std::string
   if (::stat(A->File.c_str(), &St) == 0)
     A->Mode = St.st_mode & 07777;
   if (std::error_code EC = fs::create_directories(A->Folder)) {
+    std::string Why = "cannot create the journal " + A->Folder + ": " + EC.message();
     delete A;
-    return error("cannot create the journal " + A->Folder + ": " + EC.message());
+    return error(Why);
   }
   // The original first, then the name of the file it belongs to: a journal
   // with a target always has the bytes to restore.
@@ -209,7 +214,8 @@ llvm::Error InPlaceJournal::restore() {
   std::string File = Current->File;
   if (Ok) {
     Active = false;
-    Current = nullptr; // the Armed record is left alone: a handler may still hold it
+    Retired.push_back(Current); // left alone: a handler may still hold it
+    Current = nullptr;
     setHandlers(false);
   }
   sigprocmask(SIG_SETMASK, &Old, nullptr);
