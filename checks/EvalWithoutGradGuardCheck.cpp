@@ -157,6 +157,7 @@ EvalWithoutGradGuardCheck::EvalWithoutGradGuardCheck(
       GuardType(Options.get("GuardType", "NoGradGuard").str()),
       AssumeUnknownTensorsCarryHistory(
           Options.get("AssumeUnknownTensorsCarryHistory", false)),
+      NamesTemporaryGuards(Context->isCheckEnabled("torch-unnamed-grad-guard")),
       EvalFunctionsRegex(EvalFunctions) {
   std::string Error;
   if (!EvalFunctionsRegex.isValid(Error))
@@ -269,11 +270,39 @@ static bool constructsGuard(const Stmt *Body) {
   return F.Found;
 }
 
+// A statement of \p Body, before \p Forward, that only builds a guard
+// temporary switching recording off (`torch::NoGradGuard();`): once named,
+// it covers the rest of the body.
+static const Stmt *temporaryGuardBefore(const CompoundStmt *Body,
+                                        const Expr *Forward,
+                                        const SourceManager &SM) {
+  for (const Stmt *S : Body->body()) {
+    if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), Forward->getBeginLoc()))
+      break;
+    const Expr *E = dyn_cast<Expr>(S);
+    if (!E)
+      continue;
+    E = E->IgnoreImplicit();
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = Cast->getSubExpr()->IgnoreImplicit();
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct)
+      continue;
+    torch_tidy::analysis::GuardKind Kind =
+        torch_tidy::analysis::guardKindOfType(Construct->getType());
+    if (Kind == torch_tidy::analysis::GuardKind::NoGrad ||
+        Kind == torch_tidy::analysis::GuardKind::InferenceMode)
+      return S;
+  }
+  return nullptr;
+}
+
 void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
                                        const Finding &F) {
   ASTContext &Ctx = *F.Ctx;
   bool Inference = GuardType == "InferenceMode";
   std::string Guard = Inference ? "c10::InferenceMode" : "torch::NoGradGuard";
+  const Stmt *Temporary = nullptr;
   {
     auto Diag = diag(F.Forward->getBeginLoc(),
                      "the model runs forward in evaluation code with no "
@@ -318,9 +347,23 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
       if (!Finder.Found)
         Fix = fixits::insertAtStart(Body, Declaration, Ctx);
     }
+    // A temporary guard that torch-unnamed-grad-guard names in this same run
+    // will cover the call: a second guard would only repeat it.
+    const auto *TopBody = dyn_cast_or_null<CompoundStmt>(Function->getBody());
+    Temporary =
+        NamesTemporaryGuards && TopBody
+            ? temporaryGuardBefore(TopBody, F.Forward, Ctx.getSourceManager())
+            : nullptr;
+    if (Temporary)
+      Fix.reset();
     if (Fix)
       Diag << *Fix;
   }
+  if (Temporary)
+    diag(Temporary->getBeginLoc(),
+         "this guard is a temporary that protects nothing; the fix of "
+         "torch-unnamed-grad-guard names it, which covers this call",
+         DiagnosticIDs::Note);
   if (F.EvalCall)
     diag(F.EvalCall->getBeginLoc(), "evaluation mode is set here",
          DiagnosticIDs::Note);

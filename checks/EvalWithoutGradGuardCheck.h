@@ -38,6 +38,8 @@ private:
   const std::string EvalFunctions;
   const std::string GuardType;
   const bool AssumeUnknownTensorsCarryHistory;
+  /// torch-unnamed-grad-guard runs too: its fix names a temporary guard.
+  const bool NamesTemporaryGuards;
   llvm::Regex EvalFunctionsRegex;
   analysis::TranslationUnitFacts Facts;
   /// The first unguarded forward of each function, reported at the end.
