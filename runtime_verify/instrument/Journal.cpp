@@ -30,8 +30,10 @@ struct Armed {
 };
 Armed *Current = nullptr;
 // Records that a handler may still hold once restored: never freed, but kept
-// reachable (so LeakSanitizer does not count them as leaks).
-std::vector<Armed *> Retired;
+// reachable (so LeakSanitizer does not count them as leaks). The list itself
+// is never destroyed either: a global vector would be freed by the static
+// destructors that run before the leak check at exit.
+std::vector<Armed *> *const Retired = new std::vector<Armed *>();
 volatile sig_atomic_t Restoring = 0;
 
 bool writeAll(int Fd, const char *Data, size_t Size) {
@@ -214,7 +216,7 @@ llvm::Error InPlaceJournal::restore() {
   std::string File = Current->File;
   if (Ok) {
     Active = false;
-    Retired.push_back(Current); // left alone: a handler may still hold it
+    Retired->push_back(Current); // left alone: a handler may still hold it
     Current = nullptr;
     setHandlers(false);
   }
