@@ -14,6 +14,7 @@
 #include "runtime_verify/instrument/Findings.h"
 #include "runtime_verify/instrument/Instrumenter.h"
 #include "runtime_verify/instrument/ProgramBuild.h"
+#include "runtime_verify/instrument/Paths.h"
 #include "runtime_verify/instrument/Process.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -30,12 +31,6 @@ namespace path = llvm::sys::path;
 static int fail(const std::string &Message) {
   llvm::errs() << "torch-tidy verify: error: " << Message << "\n";
   return 2;
-}
-
-static std::string joinPath(llvm::StringRef A, llvm::StringRef B) {
-  llvm::SmallString<256> P(A);
-  path::append(P, B);
-  return std::string(P);
 }
 
 static llvm::Error writeFile(const std::string &Path, llvm::StringRef Text) {

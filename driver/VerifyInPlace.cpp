@@ -6,6 +6,7 @@
 #include "runtime_verify/instrument/Findings.h"
 #include "runtime_verify/instrument/Instrumenter.h"
 #include "runtime_verify/instrument/Journal.h"
+#include "runtime_verify/instrument/Paths.h"
 #include "runtime_verify/instrument/Process.h"
 #include "runtime_verify/instrument/ProgramBuild.h"
 
@@ -25,12 +26,6 @@ namespace path = llvm::sys::path;
 static int fail(const std::string &Message) {
   llvm::errs() << "torch-tidy verify: error: " << Message << "\n";
   return 2;
-}
-
-static std::string joinPath(llvm::StringRef A, llvm::StringRef B) {
-  llvm::SmallString<256> P(A);
-  path::append(P, B);
-  return std::string(P);
 }
 
 /// The compile command's flags for File, without the compiler, the file

@@ -1,5 +1,6 @@
 //===--- Journal.cpp - edit a user's file in place and always undo it -----===//
 #include "runtime_verify/instrument/Journal.h"
+#include "runtime_verify/instrument/Paths.h"
 #include "runtime_verify/instrument/Process.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -99,12 +100,6 @@ void setHandlers(bool On) {
 
 llvm::Error error(const std::string &Message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Message);
-}
-
-std::string joinPath(llvm::StringRef A, llvm::StringRef B) {
-  llvm::SmallString<256> P(A);
-  llvm::sys::path::append(P, B);
-  return std::string(P);
 }
 
 bool writeDurably(const std::string &Path, llvm::StringRef Text) {

@@ -1,5 +1,6 @@
 //===--- ProgramBuild.cpp - compile instrumented programs against LibTorch ===//
 #include "runtime_verify/instrument/ProgramBuild.h"
+#include "runtime_verify/instrument/Paths.h"
 #include "runtime_verify/instrument/Process.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -17,12 +18,6 @@ namespace verify {
 
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
-
-static std::string joinPath(llvm::StringRef A, llvm::StringRef B) {
-  llvm::SmallString<256> P(A);
-  path::append(P, B);
-  return std::string(P);
-}
 
 static std::string parentOf(llvm::StringRef P) { return std::string(path::parent_path(P)); }
 
