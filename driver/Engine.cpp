@@ -2,6 +2,8 @@
 
 #include "driver/Engine.h"
 
+#include "driver/AbsenceRecorder.h"
+#include "driver/PreambleCache.h"
 #include "driver/ResultCache.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -47,6 +49,30 @@ std::string fileHash(llvm::StringRef Path) {
   if (!Buffer)
     return "";
   return contentHash((*Buffer)->getBuffer());
+}
+
+void recordFilesEntered(const SourceManager &SM, bool WithMainFile,
+                        std::map<std::string, std::string> &Files,
+                        std::map<std::string, std::string> &UserFiles) {
+  FileManager &FM = SM.getFileManager();
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
+    if (!E.isFile())
+      continue;
+    const SrcMgr::ContentCache &C = E.getFile().getContentCache();
+    std::optional<llvm::MemoryBufferRef> Buffer = C.getBufferIfLoaded();
+    if (!C.OrigEntry || !Buffer ||
+        (!WithMainFile && C.OrigEntry == SM.getFileEntryRefForID(SM.getMainFileID())))
+      continue;
+    std::string Hash = contentHash(Buffer->getBuffer());
+    llvm::SmallString<256> Path(C.OrigEntry->getName());
+    // As the compiler opened it: ".." is not removed, since a symbolic link
+    // in front of it would make that another file.
+    FM.makeAbsolutePath(Path);
+    Files[std::string(Path)] = Hash;
+    if (!SrcMgr::isSystem(E.getFile().getFileCharacteristic()))
+      UserFiles[C.OrigEntry->getName().str()] = Hash;
+  }
 }
 
 std::unique_ptr<ClangTidyOptionsProvider>
@@ -210,26 +236,9 @@ public:
       Ctx.setTraversalScope(Scope);
     }
     MultiplexConsumer::HandleTranslationUnit(Ctx);
-    FileManager &FM = SM.getFileManager();
-    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
-      FileEntryRef File = It->first;
-      std::optional<llvm::MemoryBufferRef> Buffer = It->second->getBufferIfLoaded();
-      if (!Buffer)
-        continue;
-      std::string Hash = contentHash(Buffer->getBuffer());
-      llvm::SmallString<256> Path(File.getName());
-      // As the compiler opened it: ".." is not removed, since a symbolic
-      // link in front of it would make that another file.
-      FM.makeAbsolutePath(Path);
-      Result.Dependencies[std::string(Path)] = Hash;
-      if (!SM.isInSystemHeader(SM.translateFileLineCol(File, 1, 1)))
-        Result.ContentHashes[File.getName().str()] = Hash;
-    }
-    for (const HeaderSearchOptions::Entry &E : CI.getHeaderSearchOpts().UserEntries) {
-      llvm::SmallString<256> Path(E.Path);
-      FM.makeAbsolutePath(Path);
-      Result.SearchedDirectories.push_back(std::string(Path));
-    }
+    // A precompiled preamble's files were recorded when it was built.
+    recordFilesEntered(SM, /*WithMainFile=*/true, Result.Dependencies,
+                       Result.ContentHashes);
   }
 
 private:
@@ -258,11 +267,18 @@ private:
   TUResult &Result;
 };
 
+void traceCache(llvm::StringRef What, llvm::StringRef File);
+
 class TidyActionFactory : public tooling::FrontendActionFactory {
 public:
   TidyActionFactory(ClangTidyContext &Context, const DriverOptions &Opts,
-                    TUResult &Result)
-      : Factory(Context), Opts(Opts), Result(Result) {}
+                    TUResult &Result, PreambleCache *Preambles,
+                    llvm::StringRef ToolIdentity, AbsenceRecorder *Absences)
+      : Factory(Context), Opts(Opts), Result(Result), Preambles(Preambles),
+        ToolIdentity(ToolIdentity), Absences(Absences) {}
+
+  /// The paths the preamble looked up in vain, when one was used.
+  std::vector<std::string> PreambleAbsent;
 
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<TidyAction>(Factory, Opts, Result);
@@ -274,6 +290,20 @@ public:
                      DiagnosticConsumer *DiagConsumer) override {
     // As clang-tidy: the code sees __clang_analyzer__.
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    if (Preambles && Absences) {
+      std::string What;
+      std::optional<Preamble> P = Preambles->get(
+          *Invocation, *Files, PCHContainerOps, ToolIdentity,
+          Opts.SkipSystemBodies, *Absences, What);
+      traceCache("preamble " + What, Result.MainFile);
+      if (P) {
+        PreambleCache::use(*P, *Invocation);
+        // What the preamble read is read by this unit as well.
+        Result.Dependencies.insert(P->Files.begin(), P->Files.end());
+        Result.ContentHashes.insert(P->UserFiles.begin(), P->UserFiles.end());
+        PreambleAbsent = P->Absent;
+      }
+    }
     return FrontendActionFactory::runInvocation(Invocation, Files,
                                                 PCHContainerOps, DiagConsumer);
   }
@@ -282,17 +312,61 @@ private:
   ClangTidyASTConsumerFactory Factory;
   const DriverOptions &Opts;
   TUResult &Result;
+  PreambleCache *Preambles;
+  std::string ToolIdentity;
+  AbsenceRecorder *Absences;
 };
 
-} // namespace
+/// A precompiled preamble leaves out what a preamble does while it is
+/// parsed: the preprocessor callbacks of checks that watch #include lines,
+/// and compiler warnings that are only decided at the end of the unit (an
+/// unused macro). It is used only when every enabled check is a torch-*
+/// check (none registers preprocessor callbacks) and no compiler warning is
+/// reported; compiler errors in the preamble make it unusable.
+bool preambleKeepsResults(const ClangTidyOptions &Options,
+                          ClangTidyContext &Context) {
+  for (const std::string &Name :
+       getCheckNames(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false))
+    if (!llvm::StringRef(Name).starts_with("torch-"))
+      return false;
+  if (Context.isCheckEnabled("clang-diagnostic-warning"))
+    return false;
+  for (const std::string &Flag : DiagnosticIDs::getDiagnosticFlags()) {
+    llvm::StringRef Name(Flag);
+    if (Name.consume_front("-W") && !Name.starts_with("no-") &&
+        Context.isCheckEnabled(("clang-diagnostic-" + Name).str()))
+      return false;
+  }
+  return true;
+}
+
+std::string cacheSubdirectory(const DriverOptions &Opts, llvm::StringRef Name) {
+  llvm::SmallString<256> D;
+  if (!Opts.CacheDir.empty())
+    D = Opts.CacheDir;
+  else
+    D = llvm::sys::path::parent_path(ResultCache::defaultDir());
+  llvm::sys::path::append(D, Name);
+  return std::string(D);
+}
 
 // TORCH_TIDY_CACHE_TRACE=1 says on stderr whether each unit's result came
-// from the cache (for the cache's tests and for users who wonder).
-static void traceCache(llvm::StringRef What, llvm::StringRef File) {
+// from the cache, and what became of its preamble (for the cache's tests and
+// for users who wonder).
+void traceCache(llvm::StringRef What, llvm::StringRef File) {
   static const bool On = llvm::sys::Process::GetEnv("TORCH_TIDY_CACHE_TRACE")
                              .value_or("") == "1";
   if (On)
     llvm::errs() << "torch-tidy: cache " << What << ": " << File << "\n";
+}
+
+} // namespace
+
+std::unique_ptr<tooling::FrontendActionFactory>
+newChecksActionFactory(ClangTidyContext &Context, const DriverOptions &Opts,
+                       TUResult &Result) {
+  return std::make_unique<TidyActionFactory>(Context, Opts, Result, nullptr, "",
+                                             nullptr);
 }
 
 TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
@@ -305,13 +379,7 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
   std::string MainHash = fileHash(File);
   if (Opts.UseCache && !ToolIdentity.empty() && Commands.size() == 1 &&
       !MainHash.empty()) {
-    std::string Dir = ResultCache::defaultDir();
-    if (!Opts.CacheDir.empty()) {
-      llvm::SmallString<256> D(Opts.CacheDir);
-      llvm::sys::path::append(D, "results");
-      Dir = std::string(D);
-    }
-    Cache.emplace(Dir, 512ull << 20);
+    Cache.emplace(cacheSubdirectory(Opts, "results"), 512ull << 20);
     std::string Extra = std::string("notes=") + (Opts.FixNotes ? "1" : "0") +
                         " bodies=" + (Opts.SkipSystemBodies ? "1" : "0") +
                         " scope=" + (Opts.TraversalScope ? "1" : "0");
@@ -328,7 +396,10 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
 
   TUResult Result;
   Result.MainFile = File.str();
-  tooling::ClangTool Tool(Compilations, {File.str()});
+  llvm::IntrusiveRefCntPtr<AbsenceRecorder> Absences(
+      new AbsenceRecorder(llvm::vfs::getRealFileSystem()));
+  tooling::ClangTool Tool(Compilations, {File.str()},
+                          std::make_shared<PCHContainerOperations>(), Absences);
   Tool.appendArgumentsAdjuster(
       [&Context](const tooling::CommandLineArguments &Args,
                  llvm::StringRef Filename) {
@@ -353,10 +424,20 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
   Context.setDiagnosticsEngine(&DE);
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
-  TidyActionFactory Factory(Context, Opts, Result);
+  std::optional<PreambleCache> Preambles;
+  if (Opts.UseCache && Opts.UsePreamble && !ToolIdentity.empty() &&
+      preambleKeepsResults(Context.getOptionsForFile(File), Context))
+    Preambles.emplace(cacheSubdirectory(Opts, "preambles"), 4ull << 30);
+  TidyActionFactory Factory(Context, Opts, Result,
+                            Preambles ? &*Preambles : nullptr, ToolIdentity,
+                            Absences.get());
   Tool.run(&Factory);
   Result.Errors = DiagConsumer.take();
   Result.Stats = Context.getStats();
+  Result.AbsentPaths = Absences->paths();
+  Result.AbsentPaths.insert(Result.AbsentPaths.end(),
+                            Factory.PreambleAbsent.begin(),
+                            Factory.PreambleAbsent.end());
   // A unit with compiler errors is analysed again next time, so that the
   // user always sees them.
   if (Cache && !Result.hasCompilerErrors())

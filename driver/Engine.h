@@ -14,11 +14,16 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
 
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace clang {
+class SourceManager;
+} // namespace clang
 
 namespace torchtidy {
 
@@ -29,10 +34,10 @@ struct TUResult {
   /// A content hash of every user file as it was analysed, so that fixes are
   /// never applied to a file that changed since.
   std::map<std::string, std::string> ContentHashes;
-  /// Every file the unit read, with its content hash, and the directories it
-  /// searched for headers: what a cached result depends on.
+  /// Every file the unit read, with its content hash, and every path it
+  /// looked up in vain: what a cached result depends on.
   std::map<std::string, std::string> Dependencies;
-  std::vector<std::string> SearchedDirectories;
+  std::vector<std::string> AbsentPaths;
   /// The worker failed (crashed, ran out of memory, could not start).
   bool Failed = false;
   std::string FailureMessage;
@@ -60,6 +65,21 @@ TUResult runEngine(const DriverOptions &Opts,
                    clang::tidy::ClangTidyContext &Context,
                    const clang::tooling::CompilationDatabase &Compilations,
                    llvm::StringRef File, llvm::StringRef ToolIdentity = "");
+
+/// The files a parse entered (not those of a precompiled preamble it read):
+/// absolute path -> content hash into \p Files, and the user (non-system)
+/// ones, by the name they were opened with, into \p UserFiles.
+void recordFilesEntered(const clang::SourceManager &SM, bool WithMainFile,
+                        std::map<std::string, std::string> &Files,
+                        std::map<std::string, std::string> &UserFiles);
+
+/// The frontend action the checks run in, with the speed-ups of \p Opts
+/// that need no cache (bodies of system-header functions skipped, matchers
+/// limited to the user's declarations); what the unit read goes to
+/// \p Result. For tools that run the engine on their own files (the fuzzer).
+std::unique_ptr<clang::tooling::FrontendActionFactory>
+newChecksActionFactory(clang::tidy::ClangTidyContext &Context,
+                       const DriverOptions &Opts, TUResult &Result);
 
 /// A short, stable hash of \p Text.
 std::string contentHash(llvm::StringRef Text);

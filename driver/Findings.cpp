@@ -7,6 +7,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA1.h"
 #include "llvm/ADT/StringExtras.h"
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -49,6 +50,15 @@ std::string normalise(llvm::StringRef Line) {
 }
 
 } // namespace
+
+std::vector<std::string>
+sortedFixFiles(const llvm::StringMap<tooling::Replacements> &Fix) {
+  std::vector<std::string> Files;
+  for (const auto &E : Fix)
+    Files.push_back(E.getKey().str());
+  llvm::sort(Files);
+  return Files;
+}
 
 std::string repositoryRoot(llvm::StringRef Path) {
   llvm::SmallString<256> Dir(SourceFiles::absolute(Path));
@@ -95,6 +105,15 @@ mergeFindings(const std::vector<TUResult> &Results,
       Out.push_back(std::move(F));
     }
   }
+  // In the order of the absolute paths: the compiler names a header as it
+  // was found (relative to the build directory, or absolute when read from
+  // a precompiled preamble), which must not change the order.
+  // Duplicates are gone, so the order is total.
+  std::sort(Out.begin(), Out.end(), [](const Finding &A, const Finding &B) {
+    const tooling::DiagnosticMessage &MA = A.Error.Message, &MB = B.Error.Message;
+    return std::tie(MA.FilePath, MA.FileOffset, A.Error.DiagnosticName, MA.Message) <
+           std::tie(MB.FilePath, MB.FileOffset, B.Error.DiagnosticName, MB.Message);
+  });
   return Out;
 }
 

@@ -185,7 +185,8 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Args, DriverOptions &O,
     } BoolFlags[] = {{"no-skip-torchless", &O.SkipTorchlessTUs, false},
                      {"no-skip-system-bodies", &O.SkipSystemBodies, false},
                      {"no-traversal-scope", &O.TraversalScope, false},
-                     {"no-cache", &O.UseCache, false}};
+                     {"no-cache", &O.UseCache, false},
+                     {"no-preamble-cache", &O.UsePreamble, false}};
     for (BoolFlag &F : BoolFlags) {
       if (Name == F.Name && !HasValue) {
         *F.Out = F.Value;
@@ -270,8 +271,10 @@ torch-tidy project options (in addition to clang-tidy's):
                            a progress line on a terminal (default: auto)
   --no-skip-torchless      also check translation units that cannot reach a
                            torch, ATen or c10 header
-  --cache-dir=<dir>        where results are cached; --no-cache turns it off
-  --no-skip-system-bodies, --no-traversal-scope
+  --cache-dir=<dir>        where results and precompiled preambles are kept
+                           (default: $XDG_CACHE_HOME/torch-tidy); --no-cache
+                           turns both off
+  --no-preamble-cache, --no-skip-system-bodies, --no-traversal-scope
                            turn off a speed-up (results are the same)
   torch-tidy merge [--format=json|sarif|fixes|baseline] -o <out> <inputs...>
                            combine per-shard outputs

@@ -48,6 +48,7 @@ struct DriverOptions {
   bool SkipSystemBodies = true;
   bool TraversalScope = true;
   bool UseCache = true;
+  bool UsePreamble = true;
   std::string CacheDir;
 
   // Internal: this process is a worker writing its result here.

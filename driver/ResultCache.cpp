@@ -2,6 +2,7 @@
 
 #include "driver/ResultCache.h"
 
+#include "driver/Dependencies.h"
 #include "driver/ResultFile.h"
 #include "fixits/ApplyFixes.h"
 #include "llvm/ADT/StringExtras.h"
@@ -13,23 +14,11 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <set>
 #include <sys/time.h>
 
 namespace json = llvm::json;
 
 namespace torchtidy {
-namespace {
-
-std::string directoryStamp(llvm::StringRef Dir) {
-  llvm::sys::fs::file_status S;
-  if (llvm::sys::fs::status(Dir, S))
-    return "missing";
-  return std::to_string(
-      S.getLastModificationTime().time_since_epoch().count());
-}
-
-} // namespace
 
 ResultCache::ResultCache(std::string Dir, uint64_t MaxBytes)
     : Dir(std::move(Dir)), MaxBytes(MaxBytes) {}
@@ -87,29 +76,9 @@ std::optional<TUResult> ResultCache::lookup(llvm::StringRef Key) {
     return std::nullopt;
   }
   const json::Object *O = V->getAsObject();
-  const json::Array *Deps = O ? O->getArray("files") : nullptr;
-  const json::Array *Dirs = O ? O->getArray("directories") : nullptr;
   const json::Value *Result = O ? O->get("result") : nullptr;
-  if (!Deps || !Dirs || !Result)
+  if (!Result || !dependenciesUnchanged(*O))
     return std::nullopt;
-  for (const json::Value &D : *Deps) {
-    const json::Array *Pair = D.getAsArray();
-    if (!Pair || Pair->size() != 2)
-      return std::nullopt;
-    auto P = (*Pair)[0].getAsString();
-    auto Hash = (*Pair)[1].getAsString();
-    if (!P || !Hash || fileHash(*P) != *Hash)
-      return std::nullopt;
-  }
-  for (const json::Value &D : *Dirs) {
-    const json::Array *Pair = D.getAsArray();
-    if (!Pair || Pair->size() != 2)
-      return std::nullopt;
-    auto P = (*Pair)[0].getAsString();
-    auto Stamp = (*Pair)[1].getAsString();
-    if (!P || !Stamp || directoryStamp(*P) != *Stamp)
-      return std::nullopt;
-  }
   TUResult R;
   std::string Error;
   if (!fromJSON(*Result, R, Error))
@@ -124,20 +93,11 @@ void ResultCache::store(llvm::StringRef Key, const TUResult &R) {
     return;
   if (llvm::sys::fs::create_directories(Dir))
     return;
-  json::Array Files, Dirs;
-  std::set<std::string> DirSet(R.SearchedDirectories.begin(),
-                               R.SearchedDirectories.end());
-  for (const auto &[Path, Hash] : R.Dependencies) {
-    Files.push_back(json::Array{Path, Hash});
-    DirSet.insert(llvm::sys::path::parent_path(Path).str());
-  }
-  for (const std::string &D : DirSet)
-    Dirs.push_back(json::Array{D, directoryStamp(D)});
+  json::Object Entry = recordDependencies(R.Dependencies, R.AbsentPaths);
+  Entry["result"] = toJSON(R);
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  OS << json::Value(json::Object{{"files", std::move(Files)},
-                                 {"directories", std::move(Dirs)},
-                                 {"result", toJSON(R)}});
+  OS << json::Value(std::move(Entry));
   OS.flush();
   llvm::SmallString<256> Path(Dir);
   llvm::sys::path::append(Path, Key + ".json");
@@ -146,7 +106,9 @@ void ResultCache::store(llvm::StringRef Key, const TUResult &R) {
     trim();
 }
 
-void ResultCache::trim() {
+void ResultCache::trim() { trimCacheDirectory(Dir, MaxBytes); }
+
+void trimCacheDirectory(llvm::StringRef Dir, uint64_t MaxBytes) {
   struct Entry {
     std::string Path;
     uint64_t Size;
@@ -158,8 +120,8 @@ void ResultCache::trim() {
   for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
        It.increment(EC)) {
     llvm::sys::fs::file_status S;
-    if (!llvm::StringRef(It->path()).ends_with(".json") ||
-        llvm::sys::fs::status(It->path(), S))
+    if (llvm::sys::fs::status(It->path(), S) ||
+        S.type() != llvm::sys::fs::file_type::regular_file)
       continue;
     Entries.push_back({It->path(), S.getSize(), S.getLastModificationTime()});
     Total += S.getSize();

@@ -46,6 +46,10 @@ private:
   uint64_t MaxBytes;
 };
 
+/// Removes the least recently used files of \p Dir (by modification time)
+/// until it holds at most 80% of \p MaxBytes, once it holds more than that.
+void trimCacheDirectory(llvm::StringRef Dir, uint64_t MaxBytes);
+
 } // namespace torchtidy
 
 #endif

@@ -395,6 +395,8 @@ int runChecks(DriverOptions &O, const char *Argv0) {
       Plan.CommonArgs.push_back("--no-traversal-scope");
     if (!O.UseCache)
       Plan.CommonArgs.push_back("--no-cache");
+    if (!O.UsePreamble)
+      Plan.CommonArgs.push_back("--no-preamble-cache");
     if (!O.CacheDir.empty())
       Plan.CommonArgs.push_back("--cache-dir=" + O.CacheDir);
     if (O.HasFixedFlags) {

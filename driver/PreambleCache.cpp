@@ -1,0 +1,274 @@
+//===--- PreambleCache.cpp - precompiled preambles kept between runs ------===//
+
+#include "driver/PreambleCache.h"
+
+#include "driver/AbsenceRecorder.h"
+#include "driver/Dependencies.h"
+#include "driver/Engine.h"
+#include "driver/ResultCache.h"
+#include "fixits/ApplyFixes.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA1.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <sys/time.h>
+
+using namespace clang;
+namespace json = llvm::json;
+
+namespace torchtidy {
+namespace {
+
+std::string entryKey(const CompilerInvocation &Invocation,
+                     llvm::StringRef ToolIdentity, bool SkipSystemBodies) {
+  llvm::SHA1 H;
+  auto Add = [&](llvm::StringRef S) {
+    H.update(std::to_string(S.size()));
+    H.update(":");
+    H.update(S);
+  };
+  Add("torch-tidy preamble 1");
+  Add(ToolIdentity);
+  Add(SkipSystemBodies ? "bodies=skipped" : "bodies=parsed");
+  for (const FrontendInputFile &In : Invocation.getFrontendOpts().Inputs)
+    Add(In.getFile());
+  for (const std::string &Arg : Invocation.getCC1CommandLine())
+    Add(Arg);
+  return llvm::toHex(H.final(), /*LowerCase=*/true);
+}
+
+/// Counts the preamble's errors (warnings are the same with or without the
+/// preamble: torch-tidy uses one only when no compiler warning is reported).
+class ErrorCounter : public DiagnosticConsumer {};
+
+/// Records what the preamble read, and skips the bodies of functions in
+/// system headers as the analysis of a whole unit does.
+class Recorder : public PreambleCallbacks {
+public:
+  Recorder(bool SkipSystemBodies, Preamble &P)
+      : SkipSystemBodies(SkipSystemBodies), P(P) {}
+
+  void BeforeExecute(CompilerInstance &CI) override { SM = &CI.getSourceManager(); }
+
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return SkipSystemBodies &&
+           SM->isInSystemHeader(SM->getExpansionLoc(D->getLocation()));
+  }
+
+  void AfterExecute(CompilerInstance &CI) override {
+    // The main file is the preamble's text, checked apart.
+    recordFilesEntered(CI.getSourceManager(), /*WithMainFile=*/false, P.Files,
+                       P.UserFiles);
+  }
+
+private:
+  bool SkipSystemBodies;
+  Preamble &P;
+  SourceManager *SM = nullptr;
+};
+
+json::Object toJSON(const std::map<std::string, std::string> &M) {
+  json::Object O;
+  for (const auto &[K, V] : M)
+    O[K] = V;
+  return O;
+}
+
+bool writeJSON(llvm::StringRef Path, json::Object O) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << json::Value(std::move(O));
+  OS.flush();
+  std::string Error;
+  return writeAtomically(Path, Text, Error);
+}
+
+/// Gives the PCH that \p Built keeps in a temporary file the new name
+/// \p Final (a hard link, or a copy renamed into place), so that it is
+/// complete whenever it can be seen.
+bool keepPCH(const PrecompiledPreamble &Built, const CompilerInvocation &Invocation,
+             llvm::MemoryBuffer &MainBuffer, llvm::StringRef Final) {
+  // The temporary file's name is only told through the options it sets.
+  CompilerInvocation Scratch(Invocation);
+  IntrusiveRefCntPtr<llvm::vfs::FileSystem> VFS = llvm::vfs::getRealFileSystem();
+  Built.AddImplicitPreamble(Scratch, VFS, &MainBuffer);
+  std::string Temp = Scratch.getPreprocessorOpts().ImplicitPCHInclude;
+  Scratch.getPreprocessorOpts().RemappedFileBuffers.clear();
+  if (Temp.empty())
+    return false;
+  if (!llvm::sys::fs::create_hard_link(Temp, Final))
+    return true;
+  llvm::SmallString<256> Staging;
+  llvm::sys::fs::createUniquePath(Final + ".%%%%%%%%.tmp", Staging,
+                                  /*MakeAbsolute=*/false);
+  if (llvm::sys::fs::copy_file(Temp, Staging))
+    return false;
+  if (llvm::sys::fs::rename(Staging, Final)) {
+    llvm::sys::fs::remove(Staging);
+    return false;
+  }
+  return true;
+}
+
+/// Removes a PCH that a newer build replaced, unless a run used it in the
+/// last minute (a run marks it just before reading it).
+void removeReplaced(llvm::StringRef Path) {
+  llvm::sys::fs::file_status S;
+  if (llvm::sys::fs::status(Path, S))
+    return;
+  if (std::chrono::system_clock::now() - S.getLastModificationTime() >
+      std::chrono::minutes(1))
+    llvm::sys::fs::remove(Path);
+}
+
+} // namespace
+
+PreambleCache::PreambleCache(std::string Dir, uint64_t MaxBytes)
+    : Dir(std::move(Dir)), MaxBytes(MaxBytes) {}
+
+std::optional<Preamble>
+PreambleCache::get(const CompilerInvocation &Invocation, FileManager &Files,
+                   std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                   llvm::StringRef ToolIdentity, bool SkipSystemBodies,
+                   AbsenceRecorder &Absences, std::string &What) {
+  What = "none";
+  const FrontendOptions &FO = Invocation.getFrontendOpts();
+  // A unit that reads a PCH of its own, or modules, is parsed as it is.
+  if (FO.Inputs.size() != 1 || !FO.Inputs[0].isFile() ||
+      !Invocation.getPreprocessorOpts().ImplicitPCHInclude.empty() ||
+      Invocation.getLangOpts().Modules)
+    return std::nullopt;
+  auto MainBuffer = Files.getBufferForFile(FO.Inputs[0].getFile(),
+                                           /*isVolatile=*/true);
+  if (!MainBuffer)
+    return std::nullopt;
+  PreambleBounds Bounds =
+      ComputePreambleBounds(Invocation.getLangOpts(), **MainBuffer, 0);
+  if (Bounds.Size == 0)
+    return std::nullopt;
+  std::string PreambleHash =
+      contentHash((*MainBuffer)->getBuffer().take_front(Bounds.Size));
+
+  std::string Key = entryKey(Invocation, ToolIdentity, SkipSystemBodies);
+  llvm::SmallString<256> Manifest(Dir);
+  llvm::sys::path::append(Manifest, Key + ".json");
+  std::string Replaced; // the PCH of a stale entry
+
+  Preamble P;
+  P.Size = Bounds.Size;
+  P.EndsAtStartOfLine = Bounds.PreambleEndsAtStartOfLine;
+
+  if (auto Text = llvm::MemoryBuffer::getFile(Manifest, /*IsText=*/true)) {
+    llvm::Expected<json::Value> V = json::parse((*Text)->getBuffer());
+    const json::Object *O = V ? V->getAsObject() : nullptr;
+    if (!V)
+      llvm::consumeError(V.takeError());
+    std::optional<llvm::StringRef> PCHName =
+        O ? O->getString("pch") : std::nullopt;
+    if (PCHName && !PCHName->empty() && !PCHName->contains('/')) {
+      llvm::SmallString<256> Path(Dir);
+      llvm::sys::path::append(Path, *PCHName);
+      Replaced = P.PCHPath = std::string(Path);
+    }
+    if (O && O->getString("preamble") == PreambleHash &&
+        O->getBoolean("ends_at_start_of_line") == P.EndsAtStartOfLine &&
+        O->getBoolean("usable") && dependenciesUnchanged(*O)) {
+      if (!*O->getBoolean("usable")) {
+        What = "unusable";
+        return std::nullopt;
+      }
+      if (const json::Object *User = O->getObject("user")) {
+        P.Files = recordedFiles(*O, P.Absent);
+        for (const auto &[Name, Hash] : *User)
+          if (auto H = Hash.getAsString())
+            P.UserFiles[Name.str()] = H->str();
+        if (!P.PCHPath.empty() && llvm::sys::fs::exists(P.PCHPath)) {
+          // Used: the least recently used entries go first when trimming,
+          // and a PCH in use is not removed.
+          ::utimes(Manifest.c_str(), nullptr);
+          ::utimes(P.PCHPath.c_str(), nullptr);
+          What = "hit";
+          return P;
+        }
+      }
+    }
+  }
+  P = Preamble{"", P.Size, P.EndsAtStartOfLine, {}, {}, {}};
+
+  if (llvm::sys::fs::create_directories(Dir)) {
+    What = "failed";
+    return std::nullopt;
+  }
+  CompilerInvocation Build(Invocation);
+  Build.getFrontendOpts().SkipFunctionBodies = SkipSystemBodies;
+  ErrorCounter Counter;
+  IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts(
+      new DiagnosticOptions(Invocation.getDiagnosticOpts()));
+  // Held by reference count: the preamble's compiler instance shares it.
+  IntrusiveRefCntPtr<DiagnosticsEngine> Diags(new DiagnosticsEngine(
+      new DiagnosticIDs(), DiagOpts, &Counter, /*ShouldOwnClient=*/false));
+  Recorder Callbacks(SkipSystemBodies, P);
+  size_t AbsentBefore = Absences.paths().size();
+  llvm::ErrorOr<PrecompiledPreamble> Built = PrecompiledPreamble::Build(
+      Build, MainBuffer->get(), Bounds, *Diags, Files.getVirtualFileSystemPtr(),
+      std::move(PCHContainerOps), /*StoreInMemory=*/false, Dir, Callbacks);
+  P.Absent.assign(Absences.paths().begin() + AbsentBefore,
+                  Absences.paths().end());
+  bool Usable = Built && Counter.getNumErrors() == 0 && !Diags->hasErrorOccurred();
+  if (!Built && Counter.getNumErrors() == 0) {
+    What = "failed";
+    return std::nullopt;
+  }
+  // A new name for every build: a run still reading the PCH it validated
+  // never sees it replaced.
+  std::string Name;
+  if (Usable) {
+    llvm::SmallString<256> PCH;
+    llvm::sys::fs::createUniquePath(Dir + "/" + Key + "-%%%%%%%%.pch", PCH,
+                                    /*MakeAbsolute=*/false);
+    P.PCHPath = std::string(PCH);
+    Name = llvm::sys::path::filename(PCH).str();
+    if (!keepPCH(*Built, Invocation, **MainBuffer, PCH)) {
+      What = "failed";
+      return std::nullopt;
+    }
+  }
+  json::Object O = recordDependencies(P.Files, P.Absent);
+  O["preamble"] = PreambleHash;
+  O["ends_at_start_of_line"] = P.EndsAtStartOfLine;
+  O["usable"] = Usable;
+  O["user"] = toJSON(P.UserFiles);
+  O["pch"] = Name;
+  if (writeJSON(Manifest, std::move(O)) && !Replaced.empty() &&
+      Replaced != P.PCHPath)
+    removeReplaced(Replaced);
+  trimCacheDirectory(Dir, MaxBytes);
+  if (!Usable) {
+    What = "unusable";
+    return std::nullopt;
+  }
+  What = "built";
+  return P;
+}
+
+void PreambleCache::use(const Preamble &P, CompilerInvocation &Invocation) {
+  PreprocessorOptions &PO = Invocation.getPreprocessorOpts();
+  PO.ImplicitPCHInclude = P.PCHPath;
+  PO.PrecompiledPreambleBytes = {P.Size, P.EndsAtStartOfLine};
+  // Every file the preamble read was checked by content above.
+  PO.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+  // The predefines are the preamble's.
+  PO.UsePredefines = false;
+}
+
+} // namespace torchtidy
