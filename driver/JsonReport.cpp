@@ -11,11 +11,7 @@ namespace {
 json::Array fixesToJSON(const llvm::StringMap<tooling::Replacements> &Fix,
                         SourceFiles &Sources) {
   json::Array Out;
-  std::vector<std::string> Files;
-  for (const auto &E : Fix)
-    Files.push_back(E.getKey().str());
-  llvm::sort(Files);
-  for (const std::string &F : Files)
+  for (const std::string &F : sortedFixFiles(Fix))
     for (const tooling::Replacement &R : Fix.lookup(F)) {
       LineColumn P = Sources.position(F, R.getOffset());
       Out.push_back(json::Object{{"file", F},

@@ -2,6 +2,8 @@
 
 #include "driver/ResultFile.h"
 
+#include "driver/Findings.h"
+
 
 using namespace clang;
 using namespace clang::tidy;
@@ -12,11 +14,7 @@ namespace {
 
 json::Array fixToJSON(const llvm::StringMap<tooling::Replacements> &Fix) {
   json::Array Out;
-  std::vector<std::string> Files;
-  for (const auto &E : Fix)
-    Files.push_back(E.getKey().str());
-  llvm::sort(Files);
-  for (const std::string &F : Files)
+  for (const std::string &F : sortedFixFiles(Fix))
     for (const tooling::Replacement &R : Fix.lookup(F))
       Out.push_back(json::Object{{"file", R.getFilePath().str()},
                                  {"offset", R.getOffset()},

@@ -49,11 +49,7 @@ json::Object physicalLocation(llvm::StringRef Path, unsigned Offset,
 json::Array sarifFixes(const llvm::StringMap<tooling::Replacements> &Fix,
                        llvm::StringRef Root) {
   json::Array Changes;
-  std::vector<std::string> Files;
-  for (const auto &E : Fix)
-    Files.push_back(E.getKey().str());
-  llvm::sort(Files);
-  for (const std::string &F : Files) {
+  for (const std::string &F : sortedFixFiles(Fix)) {
     json::Array Replacements;
     for (const tooling::Replacement &R : Fix.lookup(F))
       Replacements.push_back(json::Object{

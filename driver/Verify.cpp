@@ -28,11 +28,6 @@ using namespace verify;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
-static int fail(const std::string &Message) {
-  llvm::errs() << "torch-tidy verify: error: " << Message << "\n";
-  return 2;
-}
-
 static llvm::Error writeFile(const std::string &Path, llvm::StringRef Text) {
   std::error_code EC;
   llvm::raw_fd_ostream OS(Path, EC);
@@ -76,15 +71,15 @@ static llvm::Expected<ProgramBuilder> makeBuilder(const VerifyOptions &O,
 
 static int buildOnly(const VerifyOptions &O) {
   if (!fs::exists(O.File))
-    return fail("cannot read '" + O.File + "': no such file");
+    return verifyError("cannot read '" + O.File + "': no such file");
   llvm::Expected<ProgramBuilder> Builder = makeBuilder(O, {});
   if (!Builder)
-    return fail(llvm::toString(Builder.takeError()));
+    return verifyError(llvm::toString(Builder.takeError()));
   // A file instrumented in place carries the probe's implementation itself.
   auto Text = llvm::MemoryBuffer::getFile(O.File);
   bool OwnProbe = Text && (*Text)->getBuffer().contains("TORCH_TIDY_PROBE_IMPLEMENTATION");
   if (llvm::Error E = Builder->build(O.File, O.Output, /*LinkProbe=*/!OwnProbe))
-    return fail(llvm::toString(std::move(E)));
+    return verifyError(llvm::toString(std::move(E)));
   return 0;
 }
 
@@ -128,7 +123,7 @@ static std::vector<Finding> selectLine(std::vector<Finding> Findings, unsigned L
 static int verifyCopies(const VerifyOptions &O, const std::string &Self) {
   auto Buffer = llvm::MemoryBuffer::getFile(O.File);
   if (!Buffer)
-    return fail("cannot read '" + O.File + "': " + Buffer.getError().message());
+    return verifyError("cannot read '" + O.File + "': " + Buffer.getError().message());
   std::string Code = (*Buffer)->getBuffer().str();
   llvm::SmallString<256> SourceDir(O.File);
   fs::make_absolute(SourceDir);
@@ -138,13 +133,13 @@ static int verifyCopies(const VerifyOptions &O, const std::string &Self) {
   TempDir Work;
   if (!O.KeepDir.empty()) {
     if (std::error_code EC = fs::create_directories(O.KeepDir))
-      return fail("cannot create " + O.KeepDir + ": " + EC.message());
+      return verifyError("cannot create " + O.KeepDir + ": " + EC.message());
     Work.Path = O.KeepDir;
     Work.Keep = true;
   } else {
     llvm::SmallString<256> Dir;
     if (std::error_code EC = fs::createUniqueDirectory("torch-tidy-verify", Dir))
-      return fail("cannot create a temporary folder: " + EC.message());
+      return verifyError("cannot create a temporary folder: " + EC.message());
     Work.Path = std::string(Dir);
   }
 
@@ -152,21 +147,21 @@ static int verifyCopies(const VerifyOptions &O, const std::string &Self) {
   llvm::Expected<ProgramBuilder> Builder =
       makeBuilder(O, {"-iquote", std::string(SourceDir)});
   if (!Builder)
-    return fail(llvm::toString(Builder.takeError()));
+    return verifyError(llvm::toString(Builder.takeError()));
 
   std::string Copy = joinPath(joinPath(Work.Path, "analysed"), Base);
   fs::create_directories(path::parent_path(Copy));
   if (llvm::Error E = writeFile(Copy, Code))
-    return fail(llvm::toString(std::move(E)));
+    return verifyError(llvm::toString(std::move(E)));
 
   std::vector<std::string> Flags = Builder->parseFlags();
   llvm::Expected<std::vector<Finding>> All = analyse(Self, Copy, Code, Flags, Work.Path, "");
   if (!All)
-    return fail(llvm::toString(All.takeError()));
+    return verifyError(llvm::toString(All.takeError()));
   std::vector<Finding> Findings = selectLine(std::move(*All), O.Line);
   if (Findings.empty()) {
     if (O.Line)
-      return fail("no growth finding at " + O.File + ":" + std::to_string(O.Line));
+      return verifyError("no growth finding at " + O.File + ":" + std::to_string(O.Line));
     if (O.Format == "json")
       llvm::outs() << "[]\n";
     else
@@ -176,9 +171,9 @@ static int verifyCopies(const VerifyOptions &O, const std::string &Self) {
 
   llvm::Expected<ProgramPlan> Plan = planProbes(Copy, Code, Flags, Findings);
   if (!Plan)
-    return fail(llvm::toString(Plan.takeError()));
+    return verifyError(llvm::toString(Plan.takeError()));
   if (!Plan->HasMain)
-    return fail(O.File + " has no main(): verify builds and runs whole programs (for a "
+    return verifyError(O.File + " has no main(): verify builds and runs whole programs (for a "
                          "project, use -p BUILD --build CMD --run CMD FILE:LINE)");
 
   std::vector<FindingResult> Results;

@@ -23,11 +23,6 @@ using namespace verify;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
-static int fail(const std::string &Message) {
-  llvm::errs() << "torch-tidy verify: error: " << Message << "\n";
-  return 2;
-}
-
 /// The compile command's flags for File, without the compiler, the file
 /// and the output.
 static llvm::Expected<std::vector<std::string>> flagsFromDatabase(const std::string &BuildDir,
@@ -65,10 +60,10 @@ static std::string probePreamble(bool Cuda) {
 
 int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
   if (!fs::is_directory(O.BuildDir))
-    return fail("build folder '" + O.BuildDir + "' does not exist");
+    return verifyError("build folder '" + O.BuildDir + "' does not exist");
   llvm::Expected<std::string> Recovered = InPlaceJournal::recover(O.BuildDir);
   if (!Recovered)
-    return fail(llvm::toString(Recovered.takeError()));
+    return verifyError(llvm::toString(Recovered.takeError()));
   if (!Recovered->empty())
     llvm::errs() << "torch-tidy verify: restored " << *Recovered
                  << " from the journal of an interrupted run\n";
@@ -78,16 +73,16 @@ int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
   std::string File = std::string(AbsFile);
   auto Buffer = llvm::MemoryBuffer::getFile(File);
   if (!Buffer)
-    return fail("cannot read '" + O.File + "': " + Buffer.getError().message());
+    return verifyError("cannot read '" + O.File + "': " + Buffer.getError().message());
   std::string Code = (*Buffer)->getBuffer().str();
 
   llvm::Expected<std::vector<std::string>> Flags = flagsFromDatabase(O.BuildDir, File);
   if (!Flags)
-    return fail(llvm::toString(Flags.takeError()));
+    return verifyError(llvm::toString(Flags.takeError()));
 
   llvm::SmallString<256> WorkDir;
   if (std::error_code EC = fs::createUniqueDirectory("torch-tidy-verify", WorkDir))
-    return fail("cannot create a temporary folder: " + EC.message());
+    return verifyError("cannot create a temporary folder: " + EC.message());
   struct Cleanup {
     std::string Dir;
     ~Cleanup() { fs::remove_directories(Dir); }
@@ -103,20 +98,20 @@ int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
                                 "--export-fixes=" + Yaml, "-p=" + O.BuildDir, File},
                                P);
   if (!R.Started || R.Signal || R.TimedOut || R.ExitCode > 1)
-    return fail("the analysis of " + O.File + " failed (" + R.describe() + ")");
+    return verifyError("the analysis of " + O.File + " failed (" + R.describe() + ")");
   llvm::Expected<std::vector<Finding>> All = readFindings(Yaml, File, Code);
   if (!All)
-    return fail(llvm::toString(All.takeError()));
+    return verifyError(llvm::toString(All.takeError()));
   const Finding *F = nullptr;
   for (const Finding &Cand : *All)
     if (Cand.Line == O.Line && !F)
       F = &Cand;
   if (!F)
-    return fail("no growth finding at " + O.File + ":" + std::to_string(O.Line));
+    return verifyError("no growth finding at " + O.File + ":" + std::to_string(O.Line));
 
   llvm::Expected<ProgramPlan> Plan = planProbes(File, Code, *Flags, {*F});
   if (!Plan)
-    return fail(llvm::toString(Plan.takeError()));
+    return verifyError(llvm::toString(Plan.takeError()));
   const ProbePlan &Probe = Plan->Plans.front();
   FindingResult Result;
   Result.File = O.File;
@@ -126,7 +121,7 @@ int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
   Result.Where = Probe.Where;
   Result.HasFix = !F->Fix.empty();
   if (!Probe.Error.empty())
-    return fail("cannot place a probe at " + O.File + ":" + std::to_string(O.Line) + ": " +
+    return verifyError("cannot place a probe at " + O.File + ":" + std::to_string(O.Line) + ": " +
                 Probe.Error);
 
   bool Cuda = false;
@@ -139,7 +134,7 @@ int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
 
   InPlaceJournal Journal;
   if (llvm::Error E = Journal.begin(O.BuildDir, File))
-    return fail(llvm::toString(std::move(E)));
+    return verifyError(llvm::toString(std::move(E)));
 
   auto Variant = [&](const std::string &Name, llvm::Expected<std::string> Text) {
     VariantResult V;
@@ -167,7 +162,7 @@ int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
   if (Result.HasFix && Result.Original.Ran)
     Result.Fixed = Variant("fixed", applyFixAndInsertions(Code, F->Fix, Edits));
   if (llvm::Error E = Journal.restore())
-    return fail(llvm::toString(std::move(E)));
+    return verifyError(llvm::toString(std::move(E)));
 
   std::vector<FindingResult> Results = {Result};
   if (O.Format == "json")

@@ -75,6 +75,11 @@ void printJson(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results)
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(All))) << "\n";
 }
 
+int verifyError(const std::string &Message) {
+  llvm::errs() << "torch-tidy verify: error: " << Message << "\n";
+  return 2;
+}
+
 int exitCodeFor(const std::vector<FindingResult> &Results) {
   int Code = 0;
   for (const FindingResult &R : Results) {

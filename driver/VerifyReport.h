@@ -46,6 +46,9 @@ void printJson(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results)
 /// 0 nothing confirmed, 1 something confirmed, 2 something could not run.
 int exitCodeFor(const std::vector<FindingResult> &Results);
 
+/// Prints "torch-tidy verify: error: <Message>" and returns exit code 2.
+int verifyError(const std::string &Message);
+
 } // namespace torchtidy
 
 #endif

@@ -8,14 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "driver/Engine.h"
+
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendAction.h"
-#include "clang/Frontend/MultiplexConsumer.h"
-#include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -40,83 +38,6 @@ static const char *const CheckedOptions[] = {
 };
 
 namespace {
-
-// What clang-tidy's own consumer does, optionally limited the way torch-tidy
-// limits it for speed: the bodies of functions in system headers are not
-// parsed and the AST matchers visit only declarations of the user's file.
-class ChecksConsumer : public MultiplexConsumer {
-public:
-  ChecksConsumer(std::unique_ptr<ASTConsumer> Checks, CompilerInstance &CI,
-                 bool UserCodeOnly)
-      : MultiplexConsumer(one(std::move(Checks))), CI(CI),
-        UserCodeOnly(UserCodeOnly) {}
-
-  bool shouldSkipFunctionBody(Decl *D) override {
-    const SourceManager &SM = CI.getSourceManager();
-    return UserCodeOnly && SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
-  }
-
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    if (UserCodeOnly) {
-      const SourceManager &SM = Ctx.getSourceManager();
-      std::vector<Decl *> Scope;
-      for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-        if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-          Scope.push_back(D);
-      Ctx.setTraversalScope(Scope);
-    }
-    MultiplexConsumer::HandleTranslationUnit(Ctx);
-  }
-
-private:
-  static std::vector<std::unique_ptr<ASTConsumer>>
-  one(std::unique_ptr<ASTConsumer> Consumer) {
-    std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-    Consumers.push_back(std::move(Consumer));
-    return Consumers;
-  }
-  CompilerInstance &CI;
-  bool UserCodeOnly;
-};
-
-class ChecksAction : public ASTFrontendAction {
-public:
-  ChecksAction(ClangTidyASTConsumerFactory &Factory, bool UserCodeOnly)
-      : Factory(Factory), UserCodeOnly(UserCodeOnly) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 llvm::StringRef File) override {
-    if (UserCodeOnly)
-      CI.getFrontendOpts().SkipFunctionBodies = true;
-    return std::make_unique<ChecksConsumer>(Factory.createASTConsumer(CI, File),
-                                            CI, UserCodeOnly);
-  }
-
-private:
-  ClangTidyASTConsumerFactory &Factory;
-  bool UserCodeOnly;
-};
-
-class ChecksActionFactory : public tooling::FrontendActionFactory {
-public:
-  ChecksActionFactory(ClangTidyContext &Context, bool UserCodeOnly)
-      : Factory(Context), UserCodeOnly(UserCodeOnly) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<ChecksAction>(Factory, UserCodeOnly);
-  }
-  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
-                     FileManager *Files,
-                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
-                     DiagnosticConsumer *DiagConsumer) override {
-    // As clang-tidy: the code sees __clang_analyzer__.
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
-    return FrontendActionFactory::runInvocation(Invocation, Files,
-                                                PCHContainerOps, DiagConsumer);
-  }
-
-private:
-  ClangTidyASTConsumerFactory Factory;
-  bool UserCodeOnly;
-};
 
 // How one input is run: with the checks' default options or the others, and
 // over the whole translation unit (as the plugin in clang-tidy) or over the
@@ -163,8 +84,13 @@ static std::vector<ClangTidyError> runChecks(llvm::StringRef Code, Mode M) {
   tooling::ClangTool Tool(Compilations, {InputPath},
                           std::make_shared<PCHContainerOperations>(), FS);
   Tool.setDiagnosticConsumer(&DiagConsumer);
-  ChecksActionFactory Factory(Context, M.UserCodeOnly);
-  Tool.run(&Factory);
+  // torch-tidy's own action, with or without its speed-ups.
+  torchtidy::DriverOptions Opts;
+  Opts.SkipSystemBodies = Opts.TraversalScope = M.UserCodeOnly;
+  torchtidy::TUResult Result;
+  std::unique_ptr<tooling::FrontendActionFactory> Factory =
+      torchtidy::newChecksActionFactory(Context, Opts, Result);
+  Tool.run(Factory.get());
   return DiagConsumer.take();
 }
 
