@@ -294,7 +294,7 @@ public:
       std::string What;
       std::optional<Preamble> P = Preambles->get(
           *Invocation, *Files, PCHContainerOps, ToolIdentity,
-          Opts.SkipSystemBodies, *Absences, What);
+          Opts.SkipSystemBodies, Opts.BuildPreambles, *Absences, What);
       traceCache("preamble " + What, Result.MainFile);
       if (P) {
         PreambleCache::use(*P, *Invocation);

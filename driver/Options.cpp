@@ -186,7 +186,8 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Args, DriverOptions &O,
                      {"no-skip-system-bodies", &O.SkipSystemBodies, false},
                      {"no-traversal-scope", &O.TraversalScope, false},
                      {"no-cache", &O.UseCache, false},
-                     {"no-preamble-cache", &O.UsePreamble, false}};
+                     {"no-preamble-cache", &O.UsePreamble, false},
+                     {"torch-tidy-reuse-preambles", &O.BuildPreambles, false}};
     for (BoolFlag &F : BoolFlags) {
       if (Name == F.Name && !HasValue) {
         *F.Out = F.Value;

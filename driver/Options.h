@@ -49,6 +49,10 @@ struct DriverOptions {
   bool TraversalScope = true;
   bool UseCache = true;
   bool UsePreamble = true;
+  /// Build missing preambles (else only reuse them): set when the run
+  /// checks one unit (internal flag --torch-tidy-reuse-preambles for the
+  /// workers of a larger run).
+  bool BuildPreambles = true;
   std::string CacheDir;
 
   // Internal: this process is a worker writing its result here.

@@ -140,7 +140,7 @@ std::optional<Preamble>
 PreambleCache::get(const CompilerInvocation &Invocation, FileManager &Files,
                    std::shared_ptr<PCHContainerOperations> PCHContainerOps,
                    llvm::StringRef ToolIdentity, bool SkipSystemBodies,
-                   AbsenceRecorder &Absences, std::string &What) {
+                   bool MayBuild, AbsenceRecorder &Absences, std::string &What) {
   What = "none";
   const FrontendOptions &FO = Invocation.getFrontendOpts();
   // A unit that reads a PCH of its own, or modules, is parsed as it is.
@@ -204,6 +204,10 @@ PreambleCache::get(const CompilerInvocation &Invocation, FileManager &Files,
     }
   }
   P = Preamble{"", P.Size, P.EndsAtStartOfLine, {}, {}, {}};
+  if (!MayBuild) {
+    What = "not built";
+    return std::nullopt;
+  }
 
   if (llvm::sys::fs::create_directories(Dir)) {
     What = "failed";

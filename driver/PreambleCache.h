@@ -49,14 +49,15 @@ public:
   PreambleCache(std::string Dir, uint64_t MaxBytes);
 
   /// The preamble of \p Invocation's main file, reused when nothing it was
-  /// made from changed and built otherwise; none when the file has no
-  /// preamble or its preamble does not compile. \p What is set to what
-  /// happened: "hit", "built", "none", "unusable" or "failed".
+  /// made from changed and built otherwise (when \p MayBuild); none when the
+  /// file has no preamble or its preamble does not compile. \p What is set
+  /// to what happened: "hit", "built", "none", "not built", "unusable" or
+  /// "failed".
   /// \p Absences is the file system under \p Files.
   std::optional<Preamble>
   get(const clang::CompilerInvocation &Invocation, clang::FileManager &Files,
       std::shared_ptr<clang::PCHContainerOperations> PCHContainerOps,
-      llvm::StringRef ToolIdentity, bool SkipSystemBodies,
+      llvm::StringRef ToolIdentity, bool SkipSystemBodies, bool MayBuild,
       AbsenceRecorder &Absences, std::string &What);
 
   /// Makes \p Invocation read \p P instead of parsing the preamble.

@@ -376,6 +376,10 @@ int runChecks(DriverOptions &O, const char *Argv0) {
   bool ProjectStyle = O.Files.size() != 1 || !O.ProjectFlag.empty();
   bool InProcess = Units.size() == 1 && O.ProjectFlag.empty() &&
                    OnlyFiles.empty();
+  // A preamble pays off when the same file is checked again after an edit
+  // (an editor, a hook on one file); a run over many units, often a cold CI
+  // run, only reuses the preambles it finds.
+  O.BuildPreambles = O.BuildPreambles && Units.size() == 1;
   if (InProcess) {
     Results.push_back(runEngine(
         O, Context, *DB, Units.front(),
@@ -397,6 +401,8 @@ int runChecks(DriverOptions &O, const char *Argv0) {
       Plan.CommonArgs.push_back("--no-cache");
     if (!O.UsePreamble)
       Plan.CommonArgs.push_back("--no-preamble-cache");
+    if (!O.BuildPreambles)
+      Plan.CommonArgs.push_back("--torch-tidy-reuse-preambles");
     if (!O.CacheDir.empty())
       Plan.CommonArgs.push_back("--cache-dir=" + O.CacheDir);
     if (O.HasFixedFlags) {

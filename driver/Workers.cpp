@@ -6,6 +6,7 @@
 #include "driver/SourceFiles.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,6 +25,23 @@
 extern char **environ;
 
 namespace torchtidy {
+
+// With TORCH_TIDY_CACHE_TRACE=1 a worker's cache trace is passed on, as the
+// in-process run prints it.
+static void forwardCacheTrace(llvm::StringRef LogPath) {
+  static const bool On = llvm::sys::Process::GetEnv("TORCH_TIDY_CACHE_TRACE")
+                             .value_or("") == "1";
+  if (!On)
+    return;
+  auto Log = llvm::MemoryBuffer::getFile(LogPath, /*IsText=*/true);
+  if (!Log)
+    return;
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  (*Log)->getBuffer().split(Lines, '\n');
+  for (llvm::StringRef Line : Lines)
+    if (Line.starts_with("torch-tidy: cache "))
+      llvm::errs() << Line << "\n";
+}
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -163,6 +181,7 @@ std::vector<TUResult> runWorkers(const WorkerPlan &Plan,
         Out.FailureMessage += "; its last output:\n" + Tail;
     }
     Out.MainFile = Files[R.Index];
+    forwardCacheTrace(R.LogPath);
     llvm::sys::fs::remove(R.ResultPath);
     llvm::sys::fs::remove(R.LogPath);
     ++Done;
