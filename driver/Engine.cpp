@@ -44,6 +44,12 @@ std::string contentHash(llvm::StringRef Text) {
 }
 
 std::string fileHash(llvm::StringRef Path) {
+  // Only regular files: a path in a damaged cache entry that names a device
+  // or a FIFO must not block the run.
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status) ||
+      Status.type() != llvm::sys::fs::file_type::regular_file)
+    return "";
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!Buffer)

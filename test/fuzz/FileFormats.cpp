@@ -10,10 +10,19 @@
 
 #include "test/fuzz/FileFormats.h"
 
+#include "driver/Baseline.h"
+#include "driver/Dependencies.h"
+#include "driver/Findings.h"
+#include "driver/ResultFile.h"
+#include "runtime_verify/instrument/Growth.h"
+
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "clang/Tooling/DiagnosticsYaml.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -91,11 +100,90 @@ void parseVfsOverlay(llvm::StringRef Bytes) {
     (void)Overlay->status("/src/a.cpp");
 }
 
+// torch-tidy's own files, read back: a result-cache entry or a preamble
+// manifest (a dependency record, and for a result the unit's findings), and
+// a worker's result file.
+void parseCacheEntry(llvm::StringRef Bytes) {
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Bytes);
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return;
+  }
+  torchtidy::TUResult R;
+  std::string Error;
+  (void)torchtidy::fromJSON(*V, R, Error);
+  const llvm::json::Object *O = V->getAsObject();
+  if (!O)
+    return;
+  std::vector<std::string> Absent;
+  (void)torchtidy::recordedFiles(*O, Absent);
+  (void)torchtidy::dependenciesUnchanged(*O);
+  if (const llvm::json::Value *Result = O->get("result")) {
+    torchtidy::TUResult Cached;
+    (void)torchtidy::fromJSON(*Result, Cached, Error);
+  }
+}
+
+// --baseline: the accepted findings' fingerprints.
+void parseBaseline(llvm::StringRef Bytes) {
+  torchtidy::Baseline B;
+  std::string Error;
+  if (torchtidy::parseBaseline(Bytes, B, Error)) {
+    std::vector<torchtidy::Finding> None;
+    (void)torchtidy::applyBaseline(None, B);
+  }
+}
+
+// Exported fixes (`torch-tidy apply-fixes`, `merge --format=fixes`).
+void parseExportedFixes(llvm::StringRef Bytes) {
+  tooling::TranslationUnitDiagnostics Diagnostics;
+  llvm::yaml::Input In(Bytes);
+  In >> Diagnostics;
+  if (In.error())
+    return;
+  // As apply-fixes gathers them: every replacement, file by file.
+  std::vector<tooling::Replacement> Replacements;
+  for (const tooling::Diagnostic &D : Diagnostics.Diagnostics)
+    for (const std::string &File : torchtidy::sortedFixFiles(D.Message.Fix))
+      for (const tooling::Replacement &R : D.Message.Fix.lookup(File))
+        Replacements.push_back(R);
+}
+
+// A runtime probe's JSON-lines trace (`torch-tidy verify`), from a file.
+void parseVerifyTrace(llvm::StringRef Bytes) {
+  llvm::SmallString<128> Path;
+  int FD = -1;
+  if (llvm::sys::fs::createTemporaryFile("torch-tidy-fuzz-trace", "jsonl", FD,
+                                         Path))
+    return;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Bytes;
+  }
+  for (const char *Probe : {"loop", "p", ""}) {
+    auto Samples = torchtidy::verify::readTrace(std::string(Path), Probe);
+    if (!Samples) {
+      llvm::consumeError(Samples.takeError());
+      continue;
+    }
+    std::vector<double> Nodes;
+    for (const torchtidy::verify::ProbeSample &S : *Samples)
+      Nodes.push_back(S.Nodes);
+    (void)torchtidy::verify::theilSenSlope(Nodes);
+    (void)torchtidy::verify::median(Nodes);
+  }
+  llvm::sys::fs::remove(Path);
+}
+
 const torch_tidy::fuzz::FileFormat Formats[] = {
     {".clang-tidy / --config", parseClangTidyConfig},
     {"compile_commands.json", parseCompileCommands},
     {"compile_flags.txt", parseCompileFlags},
     {"--vfsoverlay", parseVfsOverlay},
+    {"result cache entry, preamble manifest, worker result", parseCacheEntry},
+    {"--baseline", parseBaseline},
+    {"exported fixes (apply-fixes, merge)", parseExportedFixes},
+    {"verify probe trace", parseVerifyTrace},
     // Register further formats here, one line each:
     //   {"<what the file is>", <function taking llvm::StringRef>},
 };
