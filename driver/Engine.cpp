@@ -440,10 +440,14 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
   Tool.run(&Factory);
   Result.Errors = DiagConsumer.take();
   Result.Stats = Context.getStats();
+  // A preamble built in this run was looked up through this recorder too.
   Result.AbsentPaths = Absences->paths();
   Result.AbsentPaths.insert(Result.AbsentPaths.end(),
                             Factory.PreambleAbsent.begin(),
                             Factory.PreambleAbsent.end());
+  llvm::sort(Result.AbsentPaths);
+  Result.AbsentPaths.erase(llvm::unique(Result.AbsentPaths),
+                           Result.AbsentPaths.end());
   // A unit with compiler errors is analysed again next time, so that the
   // user always sees them.
   if (Cache && !Result.hasCompilerErrors())

@@ -18,7 +18,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/SHA1.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <sys/time.h>
@@ -31,20 +30,14 @@ namespace {
 
 std::string entryKey(const CompilerInvocation &Invocation,
                      llvm::StringRef ToolIdentity, bool SkipSystemBodies) {
-  llvm::SHA1 H;
-  auto Add = [&](llvm::StringRef S) {
-    H.update(std::to_string(S.size()));
-    H.update(":");
-    H.update(S);
-  };
-  Add("torch-tidy preamble 1");
-  Add(ToolIdentity);
-  Add(SkipSystemBodies ? "bodies=skipped" : "bodies=parsed");
+  CacheKey K("torch-tidy preamble 1");
+  K.add(ToolIdentity);
+  K.add(SkipSystemBodies ? "bodies=skipped" : "bodies=parsed");
   for (const FrontendInputFile &In : Invocation.getFrontendOpts().Inputs)
-    Add(In.getFile());
+    K.add(In.getFile());
   for (const std::string &Arg : Invocation.getCC1CommandLine())
-    Add(Arg);
-  return llvm::toHex(H.final(), /*LowerCase=*/true);
+    K.add(Arg);
+  return K.hex();
 }
 
 /// Counts the preamble's errors (warnings are the same with or without the

@@ -10,7 +10,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/SHA1.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -46,21 +45,25 @@ std::string ResultCache::key(llvm::StringRef ToolIdentity,
                              llvm::StringRef EffectiveOptions,
                              llvm::StringRef ExtraKey,
                              llvm::StringRef MainFileHash) {
-  llvm::SHA1 H;
-  auto Add = [&](llvm::StringRef S) {
-    H.update(std::to_string(S.size()));
-    H.update(":");
-    H.update(S);
-  };
-  Add("torch-tidy result cache 1");
-  Add(ToolIdentity);
-  Add(Command.Directory);
-  Add(Command.Filename);
+  CacheKey K("torch-tidy result cache 1");
+  K.add(ToolIdentity);
+  K.add(Command.Directory);
+  K.add(Command.Filename);
   for (const std::string &A : Command.CommandLine)
-    Add(A);
-  Add(EffectiveOptions);
-  Add(ExtraKey);
-  Add(MainFileHash);
+    K.add(A);
+  K.add(EffectiveOptions);
+  K.add(ExtraKey);
+  K.add(MainFileHash);
+  return K.hex();
+}
+
+void CacheKey::add(llvm::StringRef Part) {
+  H.update(std::to_string(Part.size()));
+  H.update(":");
+  H.update(Part);
+}
+
+std::string CacheKey::hex() {
   return llvm::toHex(H.final(), /*LowerCase=*/true);
 }
 

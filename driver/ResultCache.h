@@ -14,6 +14,7 @@
 #define TORCH_TIDY_DRIVER_RESULTCACHE_H
 
 #include "driver/Engine.h"
+#include "llvm/Support/SHA1.h"
 
 namespace torchtidy {
 
@@ -44,6 +45,18 @@ private:
   void trim();
   std::string Dir;
   uint64_t MaxBytes;
+};
+
+/// A cache key: a SHA-1 over length-prefixed parts, so that no two lists of
+/// parts give the same text to hash.
+class CacheKey {
+public:
+  explicit CacheKey(llvm::StringRef Kind) { add(Kind); }
+  void add(llvm::StringRef Part);
+  std::string hex();
+
+private:
+  llvm::SHA1 H;
 };
 
 /// Removes the least recently used files of \p Dir (by modification time)
