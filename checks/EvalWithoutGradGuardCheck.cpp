@@ -2,6 +2,7 @@
 
 #include "checks/EvalWithoutGradGuardCheck.h"
 
+#include "checks/HistoryOptions.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/LoopScope.h"
@@ -155,8 +156,7 @@ EvalWithoutGradGuardCheck::EvalWithoutGradGuardCheck(
     : ClangTidyCheck(Name, Context),
       EvalFunctions(Options.get("EvalFunctions", DefaultEvalFunctions).str()),
       GuardType(Options.get("GuardType", "NoGradGuard").str()),
-      AssumeUnknownTensorsCarryHistory(
-          Options.get("AssumeUnknownTensorsCarryHistory", false)),
+      HistoryOpts(readHistoryOptions(Options)),
       NamesTemporaryGuards(Context->isCheckEnabled("torch-unnamed-grad-guard")),
       EvalFunctionsRegex(EvalFunctions) {
   std::string Error;
@@ -173,8 +173,7 @@ void EvalWithoutGradGuardCheck::storeOptions(
     clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "EvalFunctions", EvalFunctions);
   Options.store(Opts, "GuardType", GuardType);
-  Options.store(Opts, "AssumeUnknownTensorsCarryHistory",
-                AssumeUnknownTensorsCarryHistory);
+  storeHistoryOptions(Options, Opts, HistoryOpts);
 }
 
 void EvalWithoutGradGuardCheck::onStartOfTranslationUnit() {
@@ -207,7 +206,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // Evaluation code: after m->eval() on every path (and no train() since),
   // or in a function named like an evaluation.
   analysis::HistoryAnalysis &History =
-      Facts.history(Ctx, AssumeUnknownTensorsCarryHistory);
+      Facts.history(Ctx, HistoryOpts);
   const Stmt *EvalCall = nullptr;
   const ValueDecl *Model = moduleOf(forwardObject(Forward));
   if (const analysis::FunctionFlow *Flow = History.flowAt(Forward)) {
@@ -244,7 +243,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
     if (FlowsInto(Root))
       return;
   for (const Expr *Returned : Uses.Returned)
-    if (FlowsInto(Returned) && History.carriesHistory(Returned))
+    if (FlowsInto(Returned) && History.requiresGrad(Returned))
       return;
 
   Findings[Function] = Finding{Forward, EvalCall, &Ctx};

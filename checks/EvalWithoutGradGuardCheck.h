@@ -37,7 +37,7 @@ private:
 
   const std::string EvalFunctions;
   const std::string GuardType;
-  const bool AssumeUnknownTensorsCarryHistory;
+  const analysis::HistoryOptions HistoryOpts;
   /// torch-unnamed-grad-guard runs too: its fix names a temporary guard.
   const bool NamesTemporaryGuards;
   llvm::Regex EvalFunctionsRegex;

@@ -2,10 +2,12 @@
 
 #include "checks/GraphAccumulationCheck.h"
 
+#include "checks/analysis/CarriedState.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/Outlives.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/GrowthDiagnostics.h"
+#include "checks/HistoryOptions.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -18,67 +20,6 @@ namespace torch_tidy {
 namespace {
 AST_MATCHER(QualType, isTensor) { return analysis::isTensorType(Node); }
 
-/// What the value written into a target is made of.
-struct Parts {
-  /// Largest pieces that do not involve the target and carry history.
-  llvm::SmallVector<const Expr *, 2> Carrying;
-  /// Uses of the target fed into a module's forward: a recurrent state.
-  llvm::SmallVector<const Expr *, 2> FedBack;
-};
-
-class ValueSplitter {
-public:
-  ValueSplitter(const ValueDecl *Target, analysis::HistoryAnalysis &History)
-      : Target(Target), History(History) {}
-
-  void split(const Expr *E, bool InForward, Parts &Out) {
-    if (!E)
-      return;
-    const Expr *Bare = analysis::stripWrappers(E);
-    if (isCut(Bare))
-      return;
-    if (!mentionsLive(Bare)) {
-      if (analysis::holdsTensors(Bare->getType()) &&
-          History.carriesHistory(Bare))
-        Out.Carrying.push_back(Bare);
-      return;
-    }
-    if (analysis::referencedDecl(Bare) == Target) {
-      if (InForward)
-        Out.FedBack.push_back(Bare);
-      return;
-    }
-    bool Forward = InForward || analysis::isForwardCall(Bare);
-    for (const Stmt *Child : Bare->children())
-      if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
-        split(ChildExpr, Forward, Out);
-  }
-
-  /// Whether \p E uses the target other than through detach(), item(), ...
-  bool mentionsLive(const Expr *E) {
-    if (!E)
-      return false;
-    E = analysis::stripWrappers(E);
-    if (isCut(E))
-      return false;
-    if (analysis::referencedDecl(E) == Target)
-      return true;
-    for (const Stmt *Child : E->children())
-      if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
-        if (mentionsLive(ChildExpr))
-          return true;
-    return false;
-  }
-
-private:
-  /// A call whose result carries no history whatever goes in.
-  bool isCut(const Expr *E) {
-    return analysis::cutsHistory(E, History.context());
-  }
-  const ValueDecl *Target;
-  analysis::HistoryAnalysis &History;
-};
-
 /// The expression in \p Tie that names \p D.
 const Expr *tiedExpr(const Expr *Tie, const ValueDecl *D) {
   const Expr *E = analysis::stripWrappers(Tie);
@@ -86,9 +27,12 @@ const Expr *tiedExpr(const Expr *Tie, const ValueDecl *D) {
       Construct && Construct->getNumArgs() == 1)
     E = analysis::stripWrappers(Construct->getArg(0));
   if (const auto *Call = dyn_cast<CallExpr>(E))
-    for (const Expr *Arg : Call->arguments())
+    for (const Expr *Arg : Call->arguments()) {
       if (analysis::referencedDecl(Arg) == D)
         return Arg;
+      if (const Expr *Nested = tiedExpr(Arg, D))
+        return Nested;
+    }
   return nullptr;
 }
 
@@ -102,18 +46,67 @@ std::string shortText(const Expr *E, const ASTContext &Ctx) {
     S = S.substr(0, 37) + "...";
   return S;
 }
+
+/// One write into a target: what is written, and whether the target's own
+/// old value is kept by the write itself (an update: `+=`, `add_`).
+struct Write {
+  const Expr *At = nullptr;
+  llvm::SmallVector<std::pair<const Expr *, const ValueDecl *>, 2> Targets;
+  llvm::SmallVector<const Expr *, 2> Values;
+  bool IsUpdate = false;
+};
+
+Write writeOf(const MatchFinder::MatchResult &Result) {
+  Write W;
+  if (const auto *Update = Result.Nodes.getNodeAs<Expr>("update")) {
+    W.At = Update;
+    W.IsUpdate = true;
+    const Expr *Object = nullptr;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Update)) {
+      Object = Op->getArg(0);
+      W.Values.push_back(Op->getArg(1));
+    } else {
+      const auto *Call = cast<CXXMemberCallExpr>(Update);
+      Object = Call->getImplicitObjectArgument();
+      W.Values.append(Call->arg_begin(), Call->arg_end());
+    }
+    // ema.mul_(0.9).add_(x): the update writes into ema.
+    Object = analysis::inPlaceChainRoot(Object);
+    if (const ValueDecl *D = analysis::referencedDecl(Object))
+      W.Targets.push_back({Object, D});
+    return W;
+  }
+  const auto *Assign = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("assign");
+  W.At = Assign;
+  const Expr *LHS = Assign->getArg(0);
+  W.Values.push_back(Assign->getArg(1));
+  if (analysis::holdsTensors(LHS->getType()) &&
+      analysis::referencedDecl(LHS)) {
+    W.Targets.push_back({LHS, analysis::referencedDecl(LHS)});
+  } else {
+    for (const ValueDecl *D : analysis::tiedDecls(LHS))
+      if (analysis::holdsTensors(D->getType()))
+        if (const Expr *E = tiedExpr(LHS, D))
+          W.Targets.push_back({E, D});
+  }
+  return W;
+}
 } // namespace
 
 GraphAccumulationCheck::GraphAccumulationCheck(
     llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      AssumeUnknownTensorsCarryHistory(
-          Options.get("AssumeUnknownTensorsCarryHistory", false)) {}
+    : ClangTidyCheck(Name, Context), HistoryOpts(readHistoryOptions(Options)),
+      NodeOnly(Options.get("NodeOnlyFindings", "warning")) {
+  if (!NodeOnly.valid())
+    configurationDiag("invalid NodeOnlyFindings '%0': expected warning, "
+                      "remark or none")
+        << NodeOnly.setting();
+}
 
 void GraphAccumulationCheck::storeOptions(
     clang::tidy::ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "AssumeUnknownTensorsCarryHistory",
-                AssumeUnknownTensorsCarryHistory);
+  storeHistoryOptions(Options, Opts, HistoryOpts);
+  Options.store(Opts, "NodeOnlyFindings", NodeOnly.setting());
 }
 
 void GraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
@@ -124,7 +117,8 @@ void GraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
                           hasArgument(0, Tensor))
           .bind("update"),
       this);
-  // acc.add_(t) and the other in-place ops that keep what acc held.
+  // acc.add_(t) and the other in-place ops that keep what acc held, also
+  // at the end of a chain (ema.mul_(0.9).add_(t)).
   Finder->addMatcher(
       cxxMemberCallExpr(on(Tensor),
                         callee(cxxMethodDecl(hasAnyName(
@@ -141,89 +135,94 @@ void GraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
 
 void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  analysis::HistoryAnalysis &History =
-      Facts.history(Ctx, AssumeUnknownTensorsCarryHistory);
+  analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
+  Write W = writeOf(Result);
 
-  const Expr *Write = nullptr;
-  llvm::SmallVector<std::pair<const Expr *, const ValueDecl *>, 2> Targets;
-  llvm::SmallVector<const Expr *, 2> Values;
-  bool SelfReferenceNeeded = false;
-
-  if (const auto *Update = Result.Nodes.getNodeAs<Expr>("update")) {
-    Write = Update;
-    const Expr *Object = nullptr;
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Update)) {
-      Object = Op->getArg(0);
-      Values.push_back(Op->getArg(1));
-    } else {
-      const auto *Call = cast<CXXMemberCallExpr>(Update);
-      Object = Call->getImplicitObjectArgument();
-      Values.append(Call->arg_begin(), Call->arg_end());
-    }
-    if (const ValueDecl *D = analysis::referencedDecl(Object))
-      Targets.push_back({Object, D});
-  } else {
-    const auto *Assign = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("assign");
-    Write = Assign;
-    const Expr *LHS = Assign->getArg(0);
-    Values.push_back(Assign->getArg(1));
-    SelfReferenceNeeded = true;
-    if (analysis::isTensorType(LHS->getType())) {
-      if (const ValueDecl *D = analysis::referencedDecl(LHS))
-        Targets.push_back({LHS, D});
-    } else {
-      for (const ValueDecl *D : analysis::tiedDecls(LHS))
-        if (analysis::holdsTensors(D->getType()))
-          if (const Expr *E = tiedExpr(LHS, D))
-            Targets.push_back({E, D});
-    }
-  }
-
-  for (auto [TargetExpr, Target] : Targets) {
-    ValueSplitter Splitter(Target, History);
-    if (SelfReferenceNeeded &&
-        !llvm::any_of(Values, [&](const Expr *V) {
-          return Splitter.mentionsLive(V);
-        }))
-      continue; // a plain overwrite keeps one graph at most
+  for (auto [TargetExpr, Target] : W.Targets) {
     std::optional<analysis::Lifetime> Life =
-        analysis::outlivesIteration(TargetExpr, Write, Ctx);
-    if (!Life || analysis::isBoundedOnPurpose(*Life, Write, Ctx))
+        analysis::outlivesIteration(TargetExpr, W.At, Ctx);
+    if (!Life)
       continue;
-    Parts Split;
-    for (const Expr *V : Values)
-      Splitter.split(V, /*InForward=*/false, Split);
-
-    std::string Name = Target->getNameAsString();
-    bool Recurrent = !Split.FedBack.empty();
-    if (!Recurrent && Split.Carrying.empty())
+    analysis::CarriedState Carried(History, *Life);
+    // The write keeps what the target held before this iteration (or
+    // call), and that may carry history: an update reads it itself, an
+    // assignment through the value it computes.
+    if (W.IsUpdate ? !Carried.readsCarriedHistory(TargetExpr)
+                   : llvm::none_of(W.Values, [&](const Expr *V) {
+                       return Carried.dependsOnCarried(V);
+                     }))
+      continue; // a plain overwrite keeps one graph at most
+    if (analysis::isBoundedOnPurpose(*Life, W.At, Ctx))
       continue;
-    {
-      auto Diag =
-          Recurrent
-              ? diag(Write->getBeginLoc(),
-                     "'%0' is fed back into the model every iteration, so its "
-                     "autograd history chains all iterations together: memory "
-                     "grows with every step (and backward() needs "
-                     "retain_graph=true)")
-              : diag(Write->getBeginLoc(),
-                     "'%0' outlives the %select{iteration|call}2 and takes on "
-                     "the autograd history of '%1' every time, so each step's "
-                     "graph and saved activations stay alive and memory grows "
-                     "with every step");
-      Diag << Name;
-      if (!Recurrent)
-        Diag << shortText(Split.Carrying.front(), Ctx)
-             << (Life->Kind == analysis::Lifetime::Call);
-      Diag << Write->getSourceRange();
-      // Detach the carried state (truncated backpropagation through time),
-      // or what is added to the running value: every number stays the same.
-      for (const FixItHint &Fix :
-           detachEach(Recurrent ? Split.FedBack : Split.Carrying, Ctx))
-        Diag << Fix;
+    analysis::WriteParts Parts;
+    for (const Expr *V : W.Values) {
+      analysis::WriteParts Here = Carried.split(V);
+      Parts.Carrying.append(Here.Carrying.begin(), Here.Carrying.end());
+      Parts.FedBack.append(Here.FedBack.begin(), Here.FedBack.end());
     }
-    noteLifetime(*this, *Life, Target);
+    bool Recurrent = !Parts.FedBack.empty();
+    if (!Recurrent && Parts.Carrying.empty())
+      continue;
+    report(W.At, *Life, Target, Recurrent ? Parts.FedBack : Parts.Carrying,
+           Recurrent, History);
   }
+}
+
+void GraphAccumulationCheck::report(const Expr *Write,
+                                    const analysis::Lifetime &Life,
+                                    const ValueDecl *Target,
+                                    llvm::ArrayRef<const Expr *> Parts,
+                                    bool Recurrent,
+                                    analysis::HistoryAnalysis &History) {
+  ASTContext &Ctx = History.context();
+  // A recurrent state fed back carries every earlier step's activations
+  // (a backward pass through it would need retain_graph).
+  Kept K = Recurrent ? Kept::Activations : keptBy(Parts, Life, Write, History);
+  if (K == Kept::GraphNodes && !NodeOnly.reported())
+    return;
+  bool NoFix = detachChangesGradients(Life, Write, Recurrent, Ctx);
+  std::string Name = Target->getNameAsString();
+  {
+    auto Diag =
+        Recurrent
+            ? diag(Write->getBeginLoc(),
+                   "'%0' is fed back into the model every iteration, so its "
+                   "autograd history chains all iterations together: memory "
+                   "grows with every step (and backward() needs "
+                   "retain_graph=true)")
+            : K == Kept::Activations
+                  ? diag(Write->getBeginLoc(),
+                         "'%0' outlives the %select{iteration|call}2 and takes "
+                         "on the autograd history of '%1' every time, so each "
+                         "step's graph and saved activations stay alive and "
+                         "memory grows with every step")
+                  : diag(Write->getBeginLoc(),
+                         "'%0' outlives the %select{iteration|call}2 and takes "
+                         "on the autograd history of '%1' every time; "
+                         "backward() has freed the saved activations, but each "
+                         "step's autograd graph nodes stay alive and host "
+                         "memory grows with every step",
+                         NodeOnly.level(K));
+    Diag << Name;
+    if (!Recurrent)
+      Diag << shortText(Parts.front(), Ctx)
+           << (Life.Kind == analysis::Lifetime::Call);
+    Diag << Write->getSourceRange();
+    // Detach the carried state (truncated backpropagation through time),
+    // or what is added to the running value: every number stays the same.
+    if (!NoFix)
+      for (const FixItHint &Fix : detachEach(Parts, Ctx))
+        Diag << Fix;
+  }
+  noteLifetime(*this, Life, Target);
+  if (!Recurrent && Life.Kind == analysis::Lifetime::Call)
+    for (const Expr *Part : Parts)
+      if (const CallExpr *Site = History.callSiteWitness(Part)) {
+        noteCallSite(*this, Site, Ctx);
+        break;
+      }
+  if (NoFix)
+    noteNoFix(*this, Write, Recurrent);
 }
 
 } // namespace torch_tidy

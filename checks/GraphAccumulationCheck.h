@@ -2,6 +2,7 @@
 #ifndef TORCH_TIDY_CHECKS_GRAPHACCUMULATIONCHECK_H
 #define TORCH_TIDY_CHECKS_GRAPHACCUMULATIONCHECK_H
 
+#include "checks/GrowthDiagnostics.h"
 #include "checks/analysis/History.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
@@ -24,7 +25,13 @@ public:
   void onStartOfTranslationUnit() override { Facts.reset(); }
 
 private:
-  const bool AssumeUnknownTensorsCarryHistory;
+  void report(const clang::Expr *Write, const analysis::Lifetime &Life,
+              const clang::ValueDecl *Target,
+              llvm::ArrayRef<const clang::Expr *> Parts, bool Recurrent,
+              analysis::HistoryAnalysis &History);
+
+  const analysis::HistoryOptions HistoryOpts;
+  const NodeOnlyFindings NodeOnly;
   analysis::TranslationUnitFacts Facts;
 };
 

@@ -6,6 +6,7 @@
 #include "checks/analysis/Outlives.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/GrowthDiagnostics.h"
+#include "checks/HistoryOptions.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -28,14 +29,18 @@ bool isIterator(const Expr *E) {
 
 GraphInContainerCheck::GraphInContainerCheck(
     llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      AssumeUnknownTensorsCarryHistory(
-          Options.get("AssumeUnknownTensorsCarryHistory", false)) {}
+    : ClangTidyCheck(Name, Context), HistoryOpts(readHistoryOptions(Options)),
+      NodeOnly(Options.get("NodeOnlyFindings", "warning")) {
+  if (!NodeOnly.valid())
+    configurationDiag("invalid NodeOnlyFindings '%0': expected warning, "
+                      "remark or none")
+        << NodeOnly.setting();
+}
 
 void GraphInContainerCheck::storeOptions(
     clang::tidy::ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "AssumeUnknownTensorsCarryHistory",
-                AssumeUnknownTensorsCarryHistory);
+  storeHistoryOptions(Options, Opts, HistoryOpts);
+  Options.store(Opts, "NodeOnlyFindings", NodeOnly.setting());
 }
 
 void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
@@ -63,6 +68,24 @@ void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
                                         callee(cxxMethodDecl(hasName("at"))))))))
           .bind("store"),
       this);
+  // buf[i] = t, buf.select(0, i) = t: written into a slice of a tensor
+  // buffer.
+  auto Tensor = expr(hasType(qualType(isTensor())));
+  Finder->addMatcher(
+      cxxOperatorCallExpr(
+          hasOverloadedOperatorName("="), argumentCountIs(2),
+          hasArgument(0, ignoringImplicit(expr(
+                             Tensor,
+                             anyOf(cxxOperatorCallExpr(
+                                        hasOverloadedOperatorName("[]"),
+                                        hasArgument(0, Tensor)),
+                                    cxxMemberCallExpr(
+                                        on(Tensor),
+                                        callee(cxxMethodDecl(hasAnyName(
+                                            "index", "select", "narrow",
+                                            "slice")))))))))
+          .bind("store"),
+      this);
   // buf[i].copy_(t), buf.index_put_({i}, t): written into a tensor buffer.
   Finder->addMatcher(
       cxxMemberCallExpr(on(expr(hasType(qualType(isTensor())))),
@@ -76,8 +99,7 @@ void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
 void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const auto *Store = Result.Nodes.getNodeAs<Expr>("store");
-  analysis::HistoryAnalysis &History =
-      Facts.history(Ctx, AssumeUnknownTensorsCarryHistory);
+  analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
 
   const Expr *TargetExpr = nullptr;
   llvm::SmallVector<const Expr *, 2> Stored;
@@ -105,7 +127,7 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
 
   llvm::SmallVector<const Expr *, 2> Carrying;
   for (const Expr *Value : Stored)
-    if (History.carriesHistory(Value))
+    if (History.keepsGraph(Value))
       Carrying.push_back(analysis::stripWrappers(Value));
   if (Carrying.empty())
     return;
@@ -113,20 +135,55 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
       analysis::outlivesIteration(TargetExpr, Store, Ctx);
   if (!Life || analysis::isBoundedOnPurpose(*Life, Store, Ctx))
     return;
+  report(Store, *Life, Carrying, History);
+}
 
-  std::string Name = Life->Target->getNameAsString();
+void GraphInContainerCheck::report(const Expr *Store,
+                                   const analysis::Lifetime &Life,
+                                   llvm::ArrayRef<const Expr *> Carrying,
+                                   analysis::HistoryAnalysis &History) {
+  ASTContext &Ctx = History.context();
+  Kept K = keptBy(Carrying, Life, Store, History);
+  if (K == Kept::GraphNodes && !NodeOnly.reported())
+    return;
+  bool NoFix = detachChangesGradients(Life, Store, /*Recurrent=*/false, Ctx);
+  std::string Name = Life.Target->getNameAsString();
   {
-    auto Diag = diag(Store->getBeginLoc(),
-                     "'%0' outlives the %select{iteration|call}1 and each "
-                     "time a tensor that carries autograd history is stored "
-                     "in it, so each step's graph and saved activations stay "
-                     "reachable and memory grows with every step")
-                << Name << (Life->Kind == analysis::Lifetime::Call)
-                << Store->getSourceRange();
-    for (const FixItHint &Fix : detachEach(Carrying, Ctx))
-      Diag << Fix;
+    auto Diag =
+        K == Kept::Activations
+            ? diag(Store->getBeginLoc(),
+                   "'%0' outlives the %select{iteration|call}1 and each time "
+                   "a tensor that carries autograd history is stored in it, "
+                   "so each step's graph and saved activations stay reachable "
+                   "and memory grows with every step")
+            : diag(Store->getBeginLoc(),
+                   "'%0' outlives the %select{iteration|call}1 and each time "
+                   "a tensor that carries autograd history is stored in it; "
+                   "backward() has freed the saved activations, but each "
+                   "step's autograd graph nodes stay reachable and host "
+                   "memory grows with every step",
+                   NodeOnly.level(K));
+    Diag << Name << (Life.Kind == analysis::Lifetime::Call)
+         << Store->getSourceRange();
+    if (!NoFix)
+      for (const FixItHint &Fix : detachEach(Carrying, Ctx))
+        Diag << Fix;
   }
-  noteLifetime(*this, *Life, Life->Target);
+  noteLifetime(*this, Life, Life.Target);
+  if (const Stmt *Reset = analysis::resetOf(Life, Store, Ctx))
+    diag(Reset->getBeginLoc(),
+         "'%0' is cleared here, which bounds the growth, but every graph "
+         "stored before it stays alive until then",
+         DiagnosticIDs::Note)
+        << Name;
+  if (Life.Kind == analysis::Lifetime::Call)
+    for (const Expr *Value : Carrying)
+      if (const CallExpr *Site = History.callSiteWitness(Value)) {
+        noteCallSite(*this, Site, Ctx);
+        break;
+      }
+  if (NoFix)
+    noteNoFix(*this, Store, /*Recurrent=*/false);
 }
 
 } // namespace torch_tidy

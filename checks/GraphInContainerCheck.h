@@ -2,6 +2,7 @@
 #ifndef TORCH_TIDY_CHECKS_GRAPHINCONTAINERCHECK_H
 #define TORCH_TIDY_CHECKS_GRAPHINCONTAINERCHECK_H
 
+#include "checks/GrowthDiagnostics.h"
 #include "checks/analysis/History.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
@@ -23,7 +24,12 @@ public:
   void onStartOfTranslationUnit() override { Facts.reset(); }
 
 private:
-  const bool AssumeUnknownTensorsCarryHistory;
+  void report(const clang::Expr *Store, const analysis::Lifetime &Life,
+              llvm::ArrayRef<const clang::Expr *> Carrying,
+              analysis::HistoryAnalysis &History);
+
+  const analysis::HistoryOptions HistoryOpts;
+  const NodeOnlyFindings NodeOnly;
   analysis::TranslationUnitFacts Facts;
 };
 

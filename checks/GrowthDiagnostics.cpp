@@ -2,12 +2,109 @@
 
 #include "checks/GrowthDiagnostics.h"
 
+#include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/LoopScope.h"
+#include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "fixits/Edits.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
 namespace torch_tidy {
+
+/// The code that runs once per iteration around \p S: the body of the
+/// innermost loop that runs it, else the body of its function.
+static const Stmt *iterationAround(const Stmt *S, ASTContext &Ctx) {
+  if (const Stmt *Loop = analysis::innermostLoop(S, Ctx))
+    return analysis::loopBody(Loop);
+  return analysis::enclosingFunctionBody(S, Ctx);
+}
+
+/// Whether a backward pass that frees its graph runs in \p Scope and walks
+/// the graph of \p Value (sources taken in \p FunctionBody).
+static bool walkedIn(const Stmt *Scope, const Stmt *FunctionBody,
+                     const Expr *Value, const ASTContext &Ctx) {
+  if (!Scope || !FunctionBody)
+    return false;
+  analysis::TensorSources Sources(FunctionBody);
+  for (const CallExpr *Backward : analysis::backwardPassesIn(Scope))
+    if (!analysis::retainsGraph(Backward, Ctx) &&
+        analysis::walksGraphOfValue(Backward, Value, Sources))
+      return true;
+  return false;
+}
+
+Kept keptBy(llvm::ArrayRef<const Expr *> Values, const analysis::Lifetime &Life,
+            const Stmt *Write, analysis::HistoryAnalysis &History) {
+  ASTContext &Ctx = History.context();
+  if (Values.empty())
+    return Kept::Activations;
+  const Stmt *Scope = iterationAround(Write, Ctx);
+  const Stmt *Body = analysis::enclosingFunctionBody(Write, Ctx);
+  for (const Expr *Value : Values) {
+    if (walkedIn(Scope, Body, Value, Ctx))
+      continue;
+    // Handed over by a call in a loop: what that iteration does with it.
+    const CallExpr *Site = History.callSiteWitness(Value);
+    bool WalkedAtSite = false;
+    if (Site)
+      for (const Expr *Arg : Site->arguments())
+        WalkedAtSite |= History.keepsGraph(Arg) &&
+                        walkedIn(iterationAround(Site, Ctx),
+                                 analysis::enclosingFunctionBody(Site, Ctx),
+                                 Arg, Ctx);
+    if (!WalkedAtSite)
+      return Kept::Activations;
+  }
+  return Kept::GraphNodes;
+}
+
+bool detachChangesGradients(const analysis::Lifetime &Life, const Stmt *Write,
+                            bool Recurrent, ASTContext &Ctx) {
+  const Stmt *Body = analysis::enclosingFunctionBody(Write, Ctx);
+  if (!Body)
+    return true;
+  if (Recurrent) {
+    // Detaching the carried state cuts only what earlier iterations'
+    // backward passes already freed, unless they keep it on purpose.
+    const Stmt *Scope = Life.LoopStmt ? analysis::loopBody(Life.LoopStmt) : Body;
+    for (const CallExpr *Backward : analysis::backwardPassesIn(Scope))
+      if (analysis::retainsGraph(Backward, Ctx))
+        return true;
+    return false;
+  }
+  if (Life.Kind == analysis::Lifetime::Loop) {
+    analysis::TensorSources Sources(Body);
+    for (const CallExpr *Backward : analysis::backwardPassesIn(Body))
+      if (analysis::walksGraphOf(Backward, Life.Target, Sources))
+        return true;
+    return false;
+  }
+  // A member, global or reference: any backward pass of the unit.
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    if (SM.isInSystemHeader(D->getLocation()))
+      continue;
+    for (const CallExpr *Backward : analysis::backwardPassesInDecl(D))
+      if (const Stmt *Around = analysis::enclosingFunctionBody(Backward, Ctx))
+        if (analysis::walksGraphOf(Backward, Life.Target,
+                                   analysis::TensorSources(Around)))
+          return true;
+  }
+  return false;
+}
+
+NodeOnlyFindings::NodeOnlyFindings(llvm::StringRef Setting) : Setting(Setting) {
+  if (Setting == "warning")
+    Level = AsWarning;
+  else if (Setting == "remark")
+    Level = AsRemark;
+  else if (Setting == "none")
+    Level = Off;
+  else
+    Valid = false;
+}
 
 llvm::SmallVector<FixItHint, 2> detachEach(llvm::ArrayRef<const Expr *> Values,
                                            const ASTContext &Ctx) {
@@ -34,6 +131,29 @@ void noteLifetime(tidy::ClangTidyCheck &Check, const analysis::Lifetime &Life,
   if (Life.LoopStmt)
     Check.diag(Life.LoopStmt->getBeginLoc(), "the loop that repeats it",
                DiagnosticIDs::Note);
+}
+
+void noteCallSite(tidy::ClangTidyCheck &Check, const CallExpr *Witness,
+                  ASTContext &Ctx) {
+  const FunctionDecl *Callee = Witness->getDirectCallee();
+  bool InLoop = analysis::innermostLoop(Witness, Ctx) != nullptr;
+  Check.diag(Witness->getBeginLoc(),
+             "'%0' is called here%select{| in a loop}1 with a tensor that "
+             "carries autograd history",
+             DiagnosticIDs::Note)
+      << (Callee ? Callee->getNameAsString() : std::string("the function"))
+      << InLoop;
+}
+
+void noteNoFix(tidy::ClangTidyCheck &Check, const Stmt *Write, bool Recurrent) {
+  Check.diag(Write->getBeginLoc(),
+             Recurrent ? "no fix: a backward pass in the loop keeps the "
+                         "graph of earlier iterations on purpose "
+                         "(retain_graph), so detaching the state would change "
+                         "its gradients"
+                       : "no fix: a backward pass walks this graph, so "
+                         "detaching what is stored would change its gradients",
+             DiagnosticIDs::Note);
 }
 
 } // namespace torch_tidy

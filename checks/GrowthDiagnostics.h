@@ -1,17 +1,63 @@
 //===--- GrowthDiagnostics.h - What the growth checks say alike -----------===//
 //
 // The parts of a finding that torch-graph-accumulation and
-// torch-graph-in-container share: the `.detach()` fixes and the notes that
-// say why the target outlives the iteration.
+// torch-graph-in-container share: what each step keeps (activations, or
+// only the graph's nodes once a backward pass has run), whether a
+// `.detach()` fix would change the gradients of a backward pass in the same
+// iteration, the fixes themselves, and the notes that say why the target
+// outlives the iteration and where the history comes from.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_CHECKS_GROWTHDIAGNOSTICS_H
 #define TORCH_TIDY_CHECKS_GROWTHDIAGNOSTICS_H
 
+#include "checks/analysis/History.h"
 #include "checks/analysis/Outlives.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace torch_tidy {
+
+/// What each step of a growth finding keeps alive.
+enum class Kept {
+  Activations, ///< the graph and its saved tensors: device memory
+  GraphNodes,  ///< a backward pass already ran: only the nodes, host memory
+};
+
+/// What storing or accumulating \p Values at \p Write keeps: only graph nodes
+/// when a backward pass in the same iteration (or, for a parameter's value,
+/// the iteration of the call site that handed it over) walks the graph of
+/// every one of them.
+Kept keptBy(llvm::ArrayRef<const clang::Expr *> Values,
+            const analysis::Lifetime &Life, const clang::Stmt *Write,
+            analysis::HistoryAnalysis &History);
+
+/// Whether `.detach()` on what is written into \p Life's target would change
+/// gradients: a backward pass walks the target's graph (so the history is
+/// wanted), or, for \p Recurrent state, a backward pass keeps the graph of
+/// the previous iterations alive on purpose (retain_graph).
+bool detachChangesGradients(const analysis::Lifetime &Life,
+                            const clang::Stmt *Write, bool Recurrent,
+                            clang::ASTContext &Ctx);
+
+/// How node-only findings are reported: `warning` (the default), `remark`
+/// (a lower severity, out of `--warnings-as-errors` gates; SARIF level
+/// "note") or `none` (not reported).
+class NodeOnlyFindings {
+public:
+  explicit NodeOnlyFindings(llvm::StringRef Setting);
+  bool valid() const { return Valid; }
+  bool reported() const { return Level != Off; }
+  clang::DiagnosticIDs::Level level(Kept K) const {
+    return K == Kept::GraphNodes && Level == AsRemark ? clang::DiagnosticIDs::Remark
+                                                      : clang::DiagnosticIDs::Warning;
+  }
+  llvm::StringRef setting() const { return Setting; }
+
+private:
+  enum { AsWarning, AsRemark, Off } Level = AsWarning;
+  std::string Setting;
+  bool Valid = true;
+};
 
 /// `.detach()` appended to each of \p Values; none at all when one of them
 /// is not a single tensor or cannot be edited (a macro), so that a fix is
@@ -24,6 +70,15 @@ detachEach(llvm::ArrayRef<const clang::Expr *> Values,
 /// call) and at the loop that repeats the write.
 void noteLifetime(clang::tidy::ClangTidyCheck &Check,
                   const analysis::Lifetime &Life, const clang::ValueDecl *Shown);
+
+/// A note at the call site \p Witness that hands the history over, for a
+/// target updated in a function that a loop calls.
+void noteCallSite(clang::tidy::ClangTidyCheck &Check,
+                  const clang::CallExpr *Witness, clang::ASTContext &Ctx);
+
+/// A note saying the fix was left out, and why.
+void noteNoFix(clang::tidy::ClangTidyCheck &Check, const clang::Stmt *Write,
+               bool Recurrent);
 
 } // namespace torch_tidy
 

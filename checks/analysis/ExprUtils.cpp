@@ -43,19 +43,47 @@ const ValueDecl *referencedDecl(const Expr *E) {
   return nullptr;
 }
 
-llvm::SmallVector<const ValueDecl *, 4> tiedDecls(const Expr *E) {
-  llvm::SmallVector<const ValueDecl *, 4> Result;
+/// The call to std::tie or std::forward_as_tuple that \p E is, if it is one.
+static const CallExpr *tieCall(const Expr *E) {
   E = stripWrappers(E);
   if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(E))
     if (Construct->getNumArgs() == 1)
       E = stripWrappers(Construct->getArg(0));
   const auto *Call = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || FD->getQualifiedNameAsString() != "std::tie")
-    return Result;
-  for (const Expr *Arg : Call->arguments())
+  if (!FD)
+    return nullptr;
+  std::string Name = FD->getQualifiedNameAsString();
+  return Name == "std::tie" || Name == "std::forward_as_tuple" ? Call : nullptr;
+}
+
+static void collectTied(const Expr *E, bool Nested,
+                        llvm::SmallVectorImpl<std::pair<const ValueDecl *, int>> &Out) {
+  const CallExpr *Call = tieCall(E);
+  if (!Call)
+    return;
+  for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
+    const Expr *Arg = Call->getArg(I);
+    if (tieCall(Arg)) {
+      collectTied(Arg, /*Nested=*/true, Out);
+      continue;
+    }
     if (const ValueDecl *D = referencedDecl(Arg))
-      Result.push_back(D);
+      Out.push_back({D, Nested ? -1 : static_cast<int>(I)});
+  }
+}
+
+llvm::SmallVector<std::pair<const ValueDecl *, int>, 4>
+tiedElements(const Expr *E) {
+  llvm::SmallVector<std::pair<const ValueDecl *, int>, 4> Result;
+  collectTied(E, /*Nested=*/false, Result);
+  return Result;
+}
+
+llvm::SmallVector<const ValueDecl *, 4> tiedDecls(const Expr *E) {
+  llvm::SmallVector<const ValueDecl *, 4> Result;
+  for (auto [D, Element] : tiedElements(E))
+    Result.push_back(D);
   return Result;
 }
 

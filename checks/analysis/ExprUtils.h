@@ -15,8 +15,14 @@ const clang::Expr *stripWrappers(const clang::Expr *E);
 /// `obj.x`), if it names one.
 const clang::ValueDecl *referencedDecl(const clang::Expr *E);
 
-/// The variables a `std::tie(a, b)` expression binds, if \p E is one.
+/// The variables a `std::tie(a, b)` or `std::forward_as_tuple(a,
+/// std::tie(b, c))` expression binds, if \p E is one.
 llvm::SmallVector<const clang::ValueDecl *, 4> tiedDecls(const clang::Expr *E);
+
+/// The same, each with the index of the element it is bound to; -1 for a
+/// variable inside a nested tie.
+llvm::SmallVector<std::pair<const clang::ValueDecl *, int>, 4>
+tiedElements(const clang::Expr *E);
 
 /// The object an element access refers into: `buf` for `buf[i]`,
 /// `buf.at(i)`, `buf.index(...)`, `buf.select(...)`, `buf.narrow(...)`;

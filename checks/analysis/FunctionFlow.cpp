@@ -3,6 +3,7 @@
 #include "checks/analysis/FunctionFlow.h"
 
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -30,7 +31,8 @@ static bool names(const Expr *E, const ValueDecl *Var) {
 std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
-      if (D == Var) {
+      // A static local is initialised once, not each time this runs.
+      if (D == Var && cast<VarDecl>(D)->hasLocalStorage()) {
         Definition Def{Definition::Replace, S, {}};
         if (const Expr *Init = cast<VarDecl>(D)->getInit())
           Def.Values.push_back(Init);
@@ -55,8 +57,10 @@ std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
       return Definition{Plain ? Definition::Replace : Definition::Update,
                         S,
                         {Op->getArg(1)}};
-    if (Plain && llvm::is_contained(tiedDecls(LHS), Var))
-      return Definition{Definition::Replace, S, {Op->getArg(1)}};
+    if (Plain)
+      for (auto [Tied, Element] : tiedElements(LHS))
+        if (Tied == Var)
+          return Definition{Definition::Replace, S, {Op->getArg(1)}, Element};
     // v[k] = e, v.at(k) = e: an element of v changes.
     if (containerOf(LHS) != stripWrappers(LHS) && names(containerOf(LHS), Var))
       return Definition{Definition::Update, S, {Op->getArg(1)}};
@@ -68,11 +72,15 @@ std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
     if (!MD || !MD->getIdentifier() || !Object)
       return std::nullopt;
     llvm::StringRef Name = MD->getName();
-    bool OnVar = names(Object, Var);
+    // ema.mul_(0.9).add_(x) updates ema as well.
+    bool OnVar = names(Object, Var) ||
+                 (isUpdatingMethod(Name) && names(inPlaceChainRoot(Object), Var));
     bool OnElement = !OnVar && names(containerOf(Object), Var);
     if (!OnVar && !OnElement)
       return std::nullopt;
-    if (OnVar && (Name == "clear" || Name == "detach_"))
+    // clear() empties a container; detach_() cuts a tensor's history;
+    // reset() leaves an undefined tensor.
+    if (OnVar && (Name == "clear" || Name == "detach_" || Name == "reset"))
       return Definition{Definition::Replace, S, {}};
     if (Name == "requires_grad_" || Name == "set_requires_grad")
       return Definition{Definition::Update, S, {Call}};
@@ -160,20 +168,11 @@ FunctionFlow::nearestBefore(const Stmt *Use,
   return Result;
 }
 
-llvm::SmallVector<Definition, 4>
-FunctionFlow::reachingDefinitions(const ValueDecl *Var, const Stmt *Use) const {
-  llvm::SmallVector<Definition, 4> Result;
-  if (!Cfg) {
-    Result.push_back({Definition::Entry, nullptr, {}});
-    return Result;
-  }
-  auto Start = positionOf(Use);
-  if (!Start) {
-    Result.push_back({Definition::Entry, nullptr, {}});
-    return Result;
-  }
+bool FunctionFlow::collectBackwards(
+    const ValueDecl *Var,
+    llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work,
+    llvm::SmallVectorImpl<Definition> &Result) const {
   llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
-  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work{*Start};
   bool ReachedEntry = false;
   while (!Work.empty()) {
     auto [Block, End] = Work.pop_back_val();
@@ -200,8 +199,62 @@ FunctionFlow::reachingDefinitions(const ValueDecl *Var, const Stmt *Use) const {
       if (Pred && Visited.insert(Pred).second)
         Work.emplace_back(Pred, Pred->size());
   }
-  if (ReachedEntry)
+  return ReachedEntry;
+}
+
+llvm::SmallVector<Definition, 4>
+FunctionFlow::reachingDefinitions(const ValueDecl *Var, const Stmt *Use) const {
+  llvm::SmallVector<Definition, 4> Result;
+  auto Start = Cfg ? positionOf(Use) : std::nullopt;
+  if (!Start || collectBackwards(Var, {*Start}, Result))
     Result.push_back({Definition::Entry, nullptr, {}});
+  return Result;
+}
+
+FunctionFlow::Carried
+FunctionFlow::carriedDefinitions(const ValueDecl *Var, const Stmt *Use,
+                                 const Stmt *Loop) const {
+  Carried Result;
+  auto Start = Cfg ? positionOf(Use) : std::nullopt;
+  if (!Start) {
+    Result.Crosses = true;
+    Result.Defs.push_back({Definition::Entry, nullptr, {}});
+    return Result;
+  }
+  // Back from the use to the iteration's start (the loop's header block,
+  // whose terminator is the loop) or to the function's entry, stopping at
+  // a Replace of the variable: what is left crosses over.
+  llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work{*Start};
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Headers;
+  bool ReachedEntry = false;
+  while (!Work.empty()) {
+    auto [Block, End] = Work.pop_back_val();
+    bool Killed = false;
+    for (unsigned I = End; I-- > 0 && !Killed;)
+      if (auto S = (*Block)[I].getAs<CFGStmt>())
+        if (auto Def = definitionAt(S->getStmt(), Var))
+          Killed = Def->Kind == Definition::Replace;
+    if (Killed)
+      continue;
+    if (Block == &Cfg->getEntry()) {
+      ReachedEntry = true;
+      continue;
+    }
+    for (const CFGBlock *Pred : Block->preds()) {
+      if (!Pred || !Visited.insert(Pred).second)
+        continue;
+      if (Loop && Pred->getTerminatorStmt() == Loop)
+        Headers.emplace_back(Pred, Pred->size());
+      else
+        Work.emplace_back(Pred, Pred->size());
+    }
+  }
+  Result.Crosses = ReachedEntry || !Headers.empty();
+  if (!Headers.empty() && collectBackwards(Var, Headers, Result.Defs))
+    ReachedEntry = true;
+  if (ReachedEntry)
+    Result.Defs.push_back({Definition::Entry, nullptr, {}});
   return Result;
 }
 

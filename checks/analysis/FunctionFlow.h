@@ -28,6 +28,9 @@ struct Definition {
   } Kind;
   const clang::Stmt *At = nullptr;
   llvm::SmallVector<const clang::Expr *, 2> Values;
+  /// For `std::tie(a, b) = e`: which element of e the variable gets; -1
+  /// when it gets the whole of each value.
+  int Element = -1;
 };
 
 /// Whether \p S, a statement or expression, defines \p Var, and how.
@@ -45,6 +48,17 @@ public:
   llvm::SmallVector<Definition, 4> reachingDefinitions(const clang::ValueDecl *Var,
                                                        const clang::Stmt *Use) const;
 
+  /// What reaches \p Use of \p Var from before the current iteration of
+  /// \p Loop (the paths that cross its header without a Replace of \p Var
+  /// in between) or, with no loop, from before the call (the Entry
+  /// definition).
+  struct Carried {
+    bool Crosses = false; ///< some path carries the value over
+    llvm::SmallVector<Definition, 4> Defs; ///< what it may carry
+  };
+  Carried carriedDefinitions(const clang::ValueDecl *Var, const clang::Stmt *Use,
+                             const clang::Stmt *Loop) const;
+
   struct Nearest {
     llvm::SmallVector<const clang::Stmt *, 4> Found; ///< one per path that has one
     bool ReachesEntry = false; ///< some path from the entry has none
@@ -57,6 +71,13 @@ public:
 private:
   std::optional<std::pair<const clang::CFGBlock *, unsigned>>
   positionOf(const clang::Stmt *S) const;
+  /// Walks back from each of \p Starts, collecting the definitions of
+  /// \p Var into \p Result up to the first Replace on each path; returns
+  /// whether a path reached the function's entry.
+  bool collectBackwards(
+      const clang::ValueDecl *Var,
+      llvm::SmallVector<std::pair<const clang::CFGBlock *, unsigned>, 16> Work,
+      llvm::SmallVectorImpl<Definition> &Result) const;
 
   clang::ASTContext &Ctx;
   std::unique_ptr<clang::CFG> Cfg;

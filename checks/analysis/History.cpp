@@ -151,12 +151,59 @@ bool cutsHistory(const Expr *E, const ASTContext &Ctx) {
   return inTorchNamespace(FD) && isCutName(Name);
 }
 
-static Carries join(Carries A, Carries B) {
-  if (A == Carries::Yes || B == Carries::Yes)
-    return Carries::Yes;
-  if (A == Carries::Unknown || B == Carries::Unknown)
-    return Carries::Unknown;
-  return Carries::No;
+const char *Carries::name() const {
+  static const char *const Names[] = {
+      "no",  "leaf",          "yes",           "yes",
+      "unknown", "leaf|unknown", "yes", "yes"};
+  return Names[Bits & 7];
+}
+
+bool isMetricName(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  // The words of the name: snake_case and camelCase pieces, lower case.
+  llvm::SmallVector<std::string, 4> Words;
+  std::string Word;
+  llvm::StringRef Name = FD->getName();
+  for (size_t I = 0; I < Name.size(); ++I) {
+    char C = Name[I];
+    bool Upper = C >= 'A' && C <= 'Z';
+    if (C == '_' || (Upper && !Word.empty() &&
+                     !(Name[I - 1] >= 'A' && Name[I - 1] <= 'Z'))) {
+      if (!Word.empty())
+        Words.push_back(Word);
+      Word.clear();
+      if (C == '_')
+        continue;
+    }
+    Word.push_back(static_cast<char>(Upper ? C - 'A' + 'a' : C));
+  }
+  if (!Word.empty())
+    Words.push_back(Word);
+  if (llvm::any_of(Words, [](llvm::StringRef W) {
+        return W == "loss" || W == "criterion" || W == "objective";
+      }))
+    return false;
+  return llvm::any_of(Words, [](llvm::StringRef W) {
+    return llvm::is_contained(
+        {"accuracy", "acc", "correct", "corrects", "count", "counts",
+         "precision", "recall", "f1", "iou", "miou", "metric", "metrics",
+         "score", "scores", "auc", "topk", "top1", "top5", "bleu", "hits",
+         "argmax"},
+        W);
+  });
+}
+
+const Expr *argumentFor(const CallExpr *Call, unsigned Index) {
+  // a(x) through a member operator(): the object is argument 0.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        MD && !MD->isStatic())
+      ++Index;
+  if (Index >= Call->getNumArgs())
+    return nullptr;
+  const Expr *Arg = Call->getArg(Index);
+  return isa<CXXDefaultArgExpr>(Arg) ? nullptr : Arg;
 }
 
 static bool mayHoldHistory(QualType T) {
@@ -167,19 +214,55 @@ static bool mayHoldHistory(QualType T) {
                 RD->getQualifiedNameAsString() == "c10::ivalue::Tuple");
 }
 
-HistoryAnalysis::HistoryAnalysis(ASTContext &Ctx, const CallSites *Callers,
-                                 bool AssumeUnknownCarries)
-    : Ctx(Ctx), Callers(Callers), AssumeUnknownCarries(AssumeUnknownCarries) {}
-
-bool HistoryAnalysis::carriesHistory(const Expr *E) {
-  Carries C = history(E);
-  return C == Carries::Yes || (C == Carries::Unknown && AssumeUnknownCarries);
+static bool isInNamespace(const Decl *D, llvm::ArrayRef<llvm::StringRef> Roots) {
+  const DeclContext *DC = D->getDeclContext();
+  const NamespaceDecl *Outer = nullptr;
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outer = NS;
+  return Outer && Outer->getIdentifier() &&
+         llvm::is_contained(Roots, Outer->getName());
 }
 
-Carries HistoryAnalysis::history(const Expr *E) { return of(E); }
+/// `std::get<N>(t)`: N, when \p FD is that.
+static std::optional<unsigned> getIndex(const FunctionDecl *FD) {
+  if (!FD->isInStdNamespace() || !FD->getIdentifier() || FD->getName() != "get")
+    return std::nullopt;
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue());
+}
 
-const FunctionFlow *HistoryAnalysis::flowAt(const Stmt *S) {
-  const FunctionDecl *FD = enclosingFunction(S, Ctx);
+static bool isTupleMaker(const FunctionDecl *FD) {
+  return FD->isInStdNamespace() && FD->getIdentifier() &&
+         llvm::is_contained({"make_tuple", "make_pair", "forward_as_tuple", "tie"},
+                            FD->getName());
+}
+
+static bool isTupleClass(const CXXRecordDecl *RD) {
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+         (RD->getName() == "tuple" || RD->getName() == "pair");
+}
+
+HistoryAnalysis::HistoryAnalysis(ASTContext &Ctx, const CallSites *Callers,
+                                 HistoryOptions Options)
+    : Ctx(Ctx), Callers(Callers), Options(Options) {}
+
+bool HistoryAnalysis::keepsGraph(const Expr *E) {
+  Carries C = history(E);
+  return C.mayHoldGraph() ||
+         (C.mayBeUnknown() && Options.AssumeUnknownCarries);
+}
+
+bool HistoryAnalysis::requiresGrad(const Expr *E) {
+  Carries C = history(E);
+  return C.requiresGrad() ||
+         (C.mayBeUnknown() && Options.AssumeUnknownCarries);
+}
+
+const FunctionFlow *HistoryAnalysis::flowOf(const FunctionDecl *FD) {
   if (!FD)
     return nullptr;
   auto &Flow = Flows[FD];
@@ -188,69 +271,136 @@ const FunctionFlow *HistoryAnalysis::flowAt(const Stmt *S) {
   return Flow.get();
 }
 
+const FunctionFlow *HistoryAnalysis::flowAt(const Stmt *S) {
+  return flowOf(enclosingFunction(S, Ctx));
+}
+
 bool HistoryAnalysis::guarded(const Expr *E) {
   return gradStateAt(E, Ctx, Callers) == GradState::NotRecording;
 }
 
 Carries HistoryAnalysis::anyOf(llvm::ArrayRef<const Expr *> Exprs) {
-  Carries Result = Carries::No;
+  Carries Result = Carries::none();
   for (const Expr *E : Exprs) {
-    Result = join(Result, of(E));
-    if (Result == Carries::Yes)
+    Result |= of(E, WholeValue);
+    if (Result.mayHoldGraph())
       break;
   }
   return Result;
 }
 
-Carries HistoryAnalysis::of(const Expr *E) {
+namespace {
+/// The parameters referred to in an expression and in the initialisers of
+/// the local variables it names.
+class ParameterFinder : public RecursiveASTVisitor<ParameterFinder> {
+public:
+  llvm::SmallVector<const ParmVarDecl *, 4> Params;
+  unsigned Depth = 0;
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+      Params.push_back(Param);
+    else if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+             Var && Var->hasLocalStorage() && Var->getInit() && Depth < 3) {
+      ++Depth;
+      TraverseStmt(const_cast<Expr *>(Var->getInit()));
+      --Depth;
+    }
+    return true;
+  }
+};
+} // namespace
+
+const CallExpr *HistoryAnalysis::callSiteWitness(const Expr *E) {
+  history(E);
+  ParameterFinder Finder;
+  Finder.TraverseStmt(const_cast<Expr *>(E));
+  for (const ParmVarDecl *Param : Finder.Params) {
+    auto It = Witness.find(Param);
+    if (It != Witness.end())
+      return It->second;
+  }
+  return nullptr;
+}
+
+Carries HistoryAnalysis::of(const Expr *E, int Element) {
   if (!E)
-    return Carries::No;
+    return Carries::none();
   E = stripWrappers(E);
   if (!mayHoldHistory(E->getType()) && !isa<InitListExpr>(E))
-    return Carries::No;
+    return Carries::none();
+  std::pair<const Expr *, int> Key{E, Element};
   bool Cacheable = CallStack.empty();
   if (Cacheable) {
-    auto It = Cache.find(E);
+    auto It = Cache.find(Key);
     if (It != Cache.end())
       return It->second;
   }
-  if (!InProgress.insert(E).second) {
+  if (!InProgress.insert(Key).second) {
     ++CycleHits;
-    return Carries::No; // a cycle through a loop: nothing new on this path
+    return Carries::none(); // a cycle through a loop: nothing new on this path
   }
   unsigned CyclesBefore = CycleHits;
-  Carries Result = Carries::Unknown;
-  if (const ValueDecl *D = referencedDecl(E))
-    Result = ofDecl(D, E);
-  else if (const auto *Call = dyn_cast<CallExpr>(E))
-    Result = guarded(E) ? Carries::No : ofCall(Call);
-  else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
-    Result = guarded(E) ? Carries::No
-                        : anyOf(llvm::ArrayRef(Construct->getArgs(),
-                                               Construct->getNumArgs()));
-  else if (const auto *List = dyn_cast<InitListExpr>(E))
-    Result = anyOf(llvm::ArrayRef(List->getInits(), List->getNumInits()));
-  else if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(E))
-    Result = of(StdList->getSubExpr());
-  else if (const auto *Cond = dyn_cast<AbstractConditionalOperator>(E))
-    Result = anyOf({Cond->getTrueExpr(), Cond->getFalseExpr()});
-  else if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E))
-    Result = of(Sub->getBase());
-  else if (isa<CXXDefaultArgExpr, CXXScalarValueInitExpr, ImplicitValueInitExpr>(E))
-    Result = Carries::No;
-  InProgress.erase(E);
-  if (Cacheable && (CycleHits == CyclesBefore || Result == Carries::Yes))
-    Cache[E] = Result;
+  Carries Result = ofUncached(E, Element);
+  InProgress.erase(Key);
+  if (Cacheable && (CycleHits == CyclesBefore || Result.mayHoldGraph()))
+    Cache[Key] = Result;
   return Result;
 }
 
-Carries HistoryAnalysis::ofCall(const CallExpr *Call) {
+Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
+  // obj.field of a plain object (a pair, a struct): that element of obj.
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    const Expr *Base = stripWrappers(Member->getBase());
+    if (Field && !Member->isArrow() && !isa<CXXThisExpr>(Base) &&
+        !isModuleClass(dyn_cast<CXXRecordDecl>(Field->getParent())))
+      return of(Base, static_cast<int>(Field->getFieldIndex()));
+  }
+  if (const ValueDecl *D = referencedDecl(E))
+    return ofDecl(D, E, Element);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return guarded(E) ? Carries::none() : ofCall(Call, Element);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    if (guarded(E))
+      return Carries::none();
+    if (Element >= 0 && isTupleClass(recordOf(Construct->getType())) &&
+        static_cast<unsigned>(Element) < Construct->getNumArgs())
+      return of(Construct->getArg(Element), WholeValue);
+    return anyOf(llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs()));
+  }
+  if (const auto *List = dyn_cast<InitListExpr>(E)) {
+    if (Element >= 0 && static_cast<unsigned>(Element) < List->getNumInits())
+      return of(List->getInit(Element), WholeValue);
+    return anyOf(llvm::ArrayRef(List->getInits(), List->getNumInits()));
+  }
+  if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(E))
+    return of(StdList->getSubExpr(), WholeValue);
+  if (const auto *Cond = dyn_cast<AbstractConditionalOperator>(E))
+    return of(Cond->getTrueExpr(), Element) | of(Cond->getFalseExpr(), Element);
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E))
+    return of(Sub->getBase(), WholeValue);
+  if (isa<CXXDefaultArgExpr, CXXScalarValueInitExpr, ImplicitValueInitExpr>(E))
+    return Carries::none();
+  return Carries::unknown();
+}
+
+Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
   if (isForwardCall(Call))
-    return Carries::Yes;
+    return Carries::graph();
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD)
-    return Carries::Unknown;
+    return ofOpaqueCall(Call, nullptr); // a function pointer, ...
   llvm::StringRef Name = FD->getIdentifier() ? FD->getName() : "";
+
+  if (auto Index = getIndex(FD); Index && Call->getNumArgs() == 1)
+    return of(Call->getArg(0), Element == WholeValue
+                                   ? static_cast<int>(*Index)
+                                   : WholeValue);
+  if (isTupleMaker(FD)) {
+    if (Element >= 0 && static_cast<unsigned>(Element) < Call->getNumArgs())
+      return of(Call->getArg(Element), WholeValue);
+    return anyOf(llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
+  }
 
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
     switch (Op->getOperator()) {
@@ -263,95 +413,166 @@ Carries HistoryAnalysis::ofCall(const CallExpr *Call) {
     case OO_Exclaim:
     case OO_AmpAmp:
     case OO_PipePipe:
-      return Carries::No;
+      return Carries::none();
     case OO_Subscript:
-      return of(Op->getArg(0));
-    case OO_Call:
-      return Carries::Unknown; // a lambda or functor that is not a module
-    default:
-      return anyOf(llvm::ArrayRef(Op->getArgs(), Op->getNumArgs()));
+      // An element of a container, or a view of a tensor.
+      return isTensorType(Op->getArg(0)->getType())
+                 ? of(Op->getArg(0), WholeValue).derived()
+                 : of(Op->getArg(0), WholeValue);
+    case OO_Call: {
+      // A lambda or a functor defined in the unit: follow its body; a
+      // std::function or a functor defined elsewhere: opaque.
+      const FunctionDecl *Def = FD->getDefinition();
+      if (Def && Def->hasBody() &&
+          !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+        return ofFunctionResult(FD, Call, Element);
+      return ofOpaqueCall(Call, FD);
+    }
+    default: {
+      // Arithmetic on tensors records a graph; *it, ->, = on anything else
+      // hand on what their operand holds.
+      Carries Operands = anyOf(llvm::ArrayRef(Op->getArgs(), Op->getNumArgs()));
+      bool TensorOperand = llvm::any_of(Op->arguments(), [](const Expr *Arg) {
+        return isTensorType(Arg->getType());
+      });
+      return TensorOperand && Op->getOperator() != OO_Equal ? Operands.derived()
+                                                            : Operands;
+    }
     }
   }
 
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
     const Expr *Object = Member->getImplicitObjectArgument();
     const CXXRecordDecl *ObjectClass = recordOf(Object->getType(), /*ThroughPointer=*/true);
-    llvm::SmallVector<const Expr *, 4> Operands{Object};
-    Operands.append(Call->arg_begin(), Call->arg_end());
-    if (isTensorType(Object->getType())) {
-      if (isCutName(Name))
-        return Carries::No;
-      if (Name == "requires_grad_" || Name == "set_requires_grad") {
-        if (Call->getNumArgs() > 0 &&
-            !isa<CXXDefaultArgExpr>(Call->getArg(0)) &&
-            evaluateOptionalBool(Call->getArg(0), Ctx) == OptionalBool::False)
-          return of(Object);
-        return Carries::Yes;
-      }
-      if ((Name == "to" || Name == "type" || Name == "toType") &&
-          llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
-            return isIntegralDtype(Arg, Ctx);
-          }))
-        return Carries::No;
-      return anyOf(Operands);
+    if (isTensorType(Object->getType()))
+      return ofMemberCall(Member, Name);
+    if (isModuleClass(ObjectClass)) {
+      if (llvm::is_contained({"parameters", "named_parameters",
+                              "register_parameter"},
+                             Name))
+        return Carries::leaf();
+      if (llvm::is_contained({"buffers", "named_buffers", "register_buffer"},
+                             Name))
+        return Carries::none();
     }
-    if (isModuleClass(ObjectClass) &&
-        llvm::is_contained({"parameters", "named_parameters"}, Name))
-      return Carries::Yes;
-    if (ObjectClass && ObjectClass->isInStdNamespace())
-      return of(Object); // back(), front(), at(), ...: an element
-    if (ObjectClass && ObjectClass->getQualifiedNameAsString() == "c10::IValue")
-      return of(Object); // toTensor(), toTuple(), ...
+    // An element or a view of what the object holds: back(), at(), value()
+    // of std containers, toTensor()/toTuple() of an IValue, value() of an
+    // OrderedDict item.
+    if (ObjectClass && !isModuleClass(ObjectClass) &&
+        (ObjectClass->isInStdNamespace() ||
+         isInNamespace(ObjectClass, {"torch", "at", "c10"})))
+      return of(Object, WholeValue);
   }
 
-  if (inTorchNamespace(FD)) {
-    if (isCutName(Name))
-      return Carries::No;
-    if (isFactory(Name) || Name.ends_with("_like")) {
-      for (const Expr *Arg : Call->arguments()) {
-        RequiresGradFinder Finder(Ctx);
-        Finder.TraverseStmt(const_cast<Expr *>(Arg));
-        if (Finder.Found)
-          return Carries::Yes;
-      }
-      return Name == "from_blob" || isFactory(Name) || Name.ends_with("_like")
-                 ? Carries::No
-                 : Carries::Unknown;
-    }
-    if (Name == "requires_grad")
-      return Carries::No; // TensorOptions, not a tensor
-    return anyOf(llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
-  }
+  if (inTorchNamespace(FD))
+    return ofTorchFunction(Call, Name);
   if (FD->isInStdNamespace())
     return anyOf(llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
-  return ofFunctionResult(FD, Call);
+  return ofFunctionResult(FD, Call, Element);
+}
+
+Carries HistoryAnalysis::ofMemberCall(const CXXMemberCallExpr *Call,
+                                      llvm::StringRef Name) {
+  const Expr *Object = Call->getImplicitObjectArgument();
+  if (isCutName(Name))
+    return Carries::none();
+  if (Name == "requires_grad_" || Name == "set_requires_grad") {
+    if (Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0)) &&
+        evaluateOptionalBool(Call->getArg(0), Ctx) == OptionalBool::False)
+      return of(Object, WholeValue);
+    // Only a leaf can be made to require gradients.
+    return of(Object, WholeValue).mayHoldGraph() ? Carries::graph()
+                                                 : Carries::leaf();
+  }
+  if ((Name == "to" || Name == "type" || Name == "toType") &&
+      llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+        return isIntegralDtype(Arg, Ctx);
+      }))
+    return Carries::none();
+  llvm::SmallVector<const Expr *, 4> Operands{Object};
+  Operands.append(Call->arg_begin(), Call->arg_end());
+  return anyOf(Operands).derived();
+}
+
+Carries HistoryAnalysis::ofTorchFunction(const CallExpr *Call,
+                                         llvm::StringRef Name) {
+  if (isCutName(Name))
+    return Carries::none();
+  if (isFactory(Name) || Name.ends_with("_like")) {
+    for (const Expr *Arg : Call->arguments()) {
+      RequiresGradFinder Finder(Ctx);
+      Finder.TraverseStmt(const_cast<Expr *>(Arg));
+      if (Finder.Found)
+        return Carries::leaf();
+    }
+    return Carries::none();
+  }
+  if (Name == "requires_grad")
+    return Carries::none(); // TensorOptions, not a tensor
+  return anyOf(llvm::ArrayRef(Call->getArgs(), Call->getNumArgs())).derived();
+}
+
+Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
+                                      const FunctionDecl *FD) {
+  llvm::SmallVector<const Expr *, 4> Operands;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    Operands.push_back(Member->getImplicitObjectArgument());
+  unsigned First = 0;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Call)
+    First = 1; // the callable itself
+  for (unsigned I = First, N = Call->getNumArgs(); I < N; ++I)
+    Operands.push_back(Call->getArg(I));
+  Carries Handed = anyOf(Operands);
+  // Handed history, it returns history: that is how losses are computed.
+  if (Handed.requiresGrad() && Options.OpaqueCallsPassHistory &&
+      !isMetricName(FD))
+    return Carries::graph();
+  return Carries::unknown();
 }
 
 Carries HistoryAnalysis::ofFunctionResult(const FunctionDecl *FD,
-                                          const CallExpr *Call) {
+                                          const CallExpr *Call, int Element) {
   const FunctionDecl *Def = FD->getDefinition();
   if (!Def || !Def->hasBody() ||
-      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
-      CallStack.size() >= 4 ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return ofOpaqueCall(Call, FD);
+  if (CallStack.size() >= 4 ||
       llvm::any_of(CallStack, [&](const CallExpr *Active) {
         return Active->getDirectCallee() &&
                Active->getDirectCallee()->getDefinition() == Def;
       }))
-    return Carries::Unknown;
+    return Carries::unknown();
   ReturnCollector Returns;
   Returns.TraverseStmt(Def->getBody());
   CallStack.push_back(Call);
-  Carries Result = anyOf(Returns.Values);
+  Carries Result = Carries::none();
+  for (const Expr *Value : Returns.Values) {
+    Result |= of(Value, Element);
+    if (Result.mayHoldGraph())
+      break;
+  }
   CallStack.pop_back();
+  // A virtual method may be overridden where the unit cannot see.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+      !MD->getParent()->hasAttr<FinalAttr>() && !Result.mayHoldGraph() &&
+      isa<CXXMemberCallExpr>(Call) &&
+      !cast<CXXMemberCallExpr>(Call)->getMethodDecl()->isPureVirtual())
+    Result |= ofOpaqueCall(Call, FD);
   return Result;
 }
 
 Carries HistoryAnalysis::ofField(const FieldDecl *Field) {
   const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
   if (!Class || !isModuleClass(Class) || !isTensorType(Field->getType()))
-    return Carries::Unknown;
+    return Carries::unknown();
+  // LibTorch's own modules register their tensors (weight, bias, ...) as
+  // parameters.
+  if (isInNamespace(Class, {"torch"}))
+    return Carries::leaf();
   // A module's tensor member is a parameter when registered as one.
-  Carries Result = Carries::Unknown;
+  Carries Result = Carries::unknown();
   for (const CXXConstructorDecl *Ctor : Class->ctors()) {
     llvm::SmallVector<const Expr *, 4> Values;
     for (const CXXCtorInitializer *Init : Ctor->inits())
@@ -368,44 +589,86 @@ Carries HistoryAnalysis::ofField(const FieldDecl *Field) {
       const auto *Call = dyn_cast<CallExpr>(stripWrappers(Value));
       const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
       if (FD && FD->getIdentifier() && FD->getName() == "register_parameter")
-        return Carries::Yes;
+        return Carries::leaf();
       if (FD && FD->getIdentifier() && FD->getName() == "register_buffer")
-        Result = Carries::No;
+        Result = Carries::none();
     }
   }
   return Result;
 }
 
-Carries HistoryAnalysis::ofDecl(const ValueDecl *D, const Expr *Use) {
+Carries HistoryAnalysis::ofDecl(const ValueDecl *D, const Expr *Use,
+                                int Element) {
   if (const auto *Binding = dyn_cast<BindingDecl>(D)) {
-    const auto *Whole = dyn_cast_or_null<VarDecl>(Binding->getDecomposedDecl());
-    return Whole ? ofDecl(Whole, Use) : Carries::Unknown;
+    const auto *Whole = dyn_cast_or_null<DecompositionDecl>(Binding->getDecomposedDecl());
+    if (!Whole)
+      return Carries::unknown();
+    int Index = WholeValue;
+    if (Element == WholeValue) {
+      auto Bindings = Whole->bindings();
+      auto It = llvm::find(Bindings, Binding);
+      if (It != Bindings.end())
+        Index = static_cast<int>(It - Bindings.begin());
+    }
+    return ofDecl(Whole, Use, Index);
   }
   if (const auto *Field = dyn_cast<FieldDecl>(D))
     return ofField(Field);
   const auto *Var = dyn_cast<VarDecl>(D);
   if (!Var)
-    return Carries::No; // an enumerator, a function
-  if (const auto *Param = dyn_cast<ParmVarDecl>(Var)) {
-    // Inside a callee we were led into: the argument of that call.
-    for (size_t I = CallStack.size(); I-- > 0;) {
-      const CallExpr *Call = CallStack[I];
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (!Callee || Param->getDeclContext() != Callee->getDefinition())
-        continue;
-      unsigned Index = Param->getFunctionScopeIndex();
-      if (Index >= Call->getNumArgs())
-        return Carries::Unknown;
-      auto Saved = CallStack;
-      CallStack.resize(I);
-      Carries Result = of(Call->getArg(Index));
-      CallStack = std::move(Saved);
-      return Result;
-    }
-  }
+    return Carries::none(); // an enumerator, a function
   if (!Var->hasLocalStorage())
-    return Carries::Unknown; // a global or static: written who knows where
+    return Carries::unknown(); // a global or static: written who knows where
+  return ofLocal(Var, Use, Element);
+}
 
+Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, bool &Resolved) {
+  Resolved = false;
+  const auto *Function = dyn_cast<FunctionDecl>(Param->getDeclContext());
+  if (!Function)
+    return Carries::unknown();
+  unsigned Index = Param->getFunctionScopeIndex();
+  // Inside a callee we were led into: the argument of that call.
+  for (size_t I = CallStack.size(); I-- > 0;) {
+    const CallExpr *Call = CallStack[I];
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || Callee->getDefinition() != Function->getDefinition())
+      continue;
+    Resolved = true;
+    const Expr *Arg = argumentFor(Call, Index);
+    if (!Arg)
+      return Carries::unknown();
+    auto Saved = CallStack;
+    CallStack.resize(I);
+    Carries Result = of(Arg, WholeValue);
+    CallStack = std::move(Saved);
+    return Result;
+  }
+  // Otherwise: what its call sites in the unit pass.
+  if (!Callers || CallSiteDepth >= 3)
+    return Carries::unknown();
+  auto Sites = Callers->of(Function);
+  if (!Sites || Sites->empty())
+    return Carries::unknown();
+  Resolved = true;
+  auto Saved = std::move(CallStack);
+  CallStack.clear();
+  ++CallSiteDepth;
+  Carries Result = Carries::none();
+  for (const CallExpr *Site : *Sites) {
+    const Expr *Arg = argumentFor(Site, Index);
+    Carries Here = Arg ? of(Arg, WholeValue) : Carries::unknown();
+    if (Here.mayHoldGraph() && !Witness.count(Param))
+      Witness[Param] = Site;
+    Result |= Here;
+  }
+  --CallSiteDepth;
+  CallStack = std::move(Saved);
+  return Result;
+}
+
+Carries HistoryAnalysis::ofLocal(const VarDecl *Var, const Expr *Use,
+                                 int Element) {
   // The use as seen from the function that declares the variable: for a
   // lambda that captures it, the place where the lambda is written.
   const Stmt *At = Use;
@@ -436,25 +699,35 @@ Carries HistoryAnalysis::ofDecl(const ValueDecl *D, const Expr *Use) {
 
   const FunctionFlow *Flow = flowAt(At);
   if (!Flow || !Flow->valid())
-    return Carries::Unknown;
-  Carries Result = Carries::No;
+    return Carries::unknown();
+  bool IsTensor = isTensorType(Var->getType());
+  Carries Result = Carries::none();
   for (const Definition &Def : Flow->reachingDefinitions(Var, At)) {
     if (Def.Kind == Definition::Entry) {
-      Result = join(Result, Carries::Unknown);
+      bool Resolved = false;
+      if (const auto *Param = dyn_cast<ParmVarDecl>(Var))
+        Result |= ofParameter(Param, Resolved);
+      if (!Resolved)
+        Result |= Carries::unknown();
       continue;
     }
     for (const Expr *Value : Def.Values) {
       // The in-place call itself (requires_grad_) stands for its result.
       if (Value == Def.At) {
-        Result = join(Result, guarded(Value) ? Carries::No
-                                             : ofCall(cast<CallExpr>(Value)));
+        if (!guarded(Value))
+          Result |= ofCall(cast<CallExpr>(Value), WholeValue);
         continue;
       }
       if (guarded(Value))
         continue;
-      Result = join(Result, of(Value));
+      int Part = Def.Element >= 0 ? Def.Element
+                                  : (Def.Kind == Definition::Replace ? Element
+                                                                     : WholeValue);
+      Carries Here = of(Value, Part);
+      // t.add_(x): t is now computed from x.
+      Result |= Def.Kind == Definition::Update && IsTensor ? Here.derived() : Here;
     }
-    if (Result == Carries::Yes)
+    if (Result.mayHoldGraph())
       break;
   }
   return Result;

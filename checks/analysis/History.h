@@ -1,14 +1,23 @@
 //===--- History.h - H: does this expression carry autograd history? ------===//
 //
 // A value carries autograd history when autograd recorded how it was
-// computed from something that requires gradients: the output of a module's
-// forward, a module parameter, a tensor made with requires_grad(true), and
-// any differentiable op with such an operand. History is cut by detach(),
-// item(), data(), non-differentiable results (argmax, comparisons, integer and
-// bool conversions, sizes) and by a no-grad guard (G) active where the op
-// runs. Values are followed through local variables along the paths that
-// reach the use (Clang's CFG), through std::tie and structured bindings,
-// and into functions defined in the same translation unit.
+// computed from something that requires gradients. Two kinds are told apart:
+// a leaf that requires gradients (a module parameter, a register_parameter
+// member, a tensor made with requires_grad(true)) keeps no graph when it is
+// stored, while the result of a module's forward, or of any differentiable op
+// with a leaf or graph operand, holds a graph (grad_fn) and the activations
+// it saved. History is cut by detach(), item(), data(), non-differentiable
+// results (argmax, comparisons, integer and bool conversions, sizes) and by a
+// no-grad guard (G) active where the op runs.
+//
+// Values are followed through local variables along the paths that reach the
+// use (Clang's CFG), through std::tie, structured bindings and std::get (the
+// elements of a tuple separately, where it is built in view), into functions
+// and lambdas defined in the translation unit, and back from a parameter to
+// the arguments of its function's call sites in the unit. A function whose
+// body is not in the unit (declared only, a std::function, a function
+// pointer, a virtual method) returns history when it is handed history,
+// unless what it returns cannot hold it or its name says it is a metric.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_HISTORY_H
@@ -20,11 +29,61 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <cstdint>
 #include <memory>
 
 namespace torch_tidy::analysis {
 
-enum class Carries { No, Yes, Unknown };
+/// What autograd may have recorded for a value: any mix of "a graph"
+/// (grad_fn and saved activations), "a leaf that requires gradients" and
+/// "not known"; nothing of these means no history.
+class Carries {
+public:
+  Carries() = default;
+  static Carries none() { return Carries(0); }
+  static Carries leaf() { return Carries(LeafBit); }
+  static Carries graph() { return Carries(GraphBit); }
+  static Carries unknown() { return Carries(UnknownBit); }
+
+  /// Either value (a join over paths or operands).
+  Carries operator|(Carries Other) const { return Carries(Bits | Other.Bits); }
+  Carries &operator|=(Carries Other) {
+    Bits |= Other.Bits;
+    return *this;
+  }
+  bool operator==(Carries Other) const { return Bits == Other.Bits; }
+  bool operator!=(Carries Other) const { return Bits != Other.Bits; }
+
+  bool mayHoldGraph() const { return Bits & GraphBit; }
+  bool mayBeLeaf() const { return Bits & LeafBit; }
+  bool mayBeUnknown() const { return Bits & UnknownBit; }
+  bool isNone() const { return Bits == 0; }
+  /// A graph or a leaf: an op with this operand records a graph.
+  bool requiresGrad() const { return Bits & (GraphBit | LeafBit); }
+
+  /// What a differentiable op with operands like this returns: a graph when
+  /// any operand requires gradients.
+  Carries derived() const {
+    return requiresGrad() ? graph() : Carries(Bits & UnknownBit);
+  }
+
+  /// "no", "leaf", "yes" (a graph) or "unknown", most telling first.
+  const char *name() const;
+
+private:
+  enum : uint8_t { LeafBit = 1, GraphBit = 2, UnknownBit = 4 };
+  explicit Carries(uint8_t Bits) : Bits(Bits) {}
+  uint8_t Bits = 0;
+};
+
+/// How the H question treats what is not known.
+struct HistoryOptions {
+  /// A tensor of unknown origin counts as carrying a graph.
+  bool AssumeUnknownCarries = false;
+  /// A function whose body is not in the unit returns history when handed
+  /// history (off: its result is of unknown origin).
+  bool OpaqueCallsPassHistory = true;
+};
 
 /// Whether \p RD is torch::nn::Module, torch::jit::Module, a
 /// torch::nn::ModuleHolder or AnyModule, or a class derived from one.
@@ -39,49 +98,82 @@ bool isForwardCall(const clang::Expr *E);
 /// conversions, ...
 bool cutsHistory(const clang::Expr *E, const clang::ASTContext &Ctx);
 
+/// Whether the name of function \p FD says it computes a metric (accuracy,
+/// counts, scores, ...), whose result is not differentiated.
+bool isMetricName(const clang::FunctionDecl *FD);
+
+/// The argument that call \p Call passes for parameter \p Index of its
+/// callee (for a call of an operator() that is a member, the object is not
+/// counted), or nullptr.
+const clang::Expr *argumentFor(const clang::CallExpr *Call, unsigned Index);
+
 /// The H question, for one translation unit. Answers are cached.
 class HistoryAnalysis {
 public:
   HistoryAnalysis(clang::ASTContext &Ctx, const CallSites *Callers,
-                  bool AssumeUnknownCarries);
+                  HistoryOptions Options);
 
-  /// H for \p E, with unknown origins answered by the option.
-  bool carriesHistory(const clang::Expr *E);
-  /// H for \p E, unknown origins kept apart.
-  Carries history(const clang::Expr *E);
+  /// H for \p E.
+  Carries history(const clang::Expr *E) { return of(E, WholeValue); }
+
+  /// Whether \p E may hold a graph (grad_fn and saved activations), with
+  /// unknown origins answered by the option: what storing it keeps.
+  bool keepsGraph(const clang::Expr *E);
+  /// Whether \p E requires gradients (a graph or a leaf), with unknown
+  /// origins answered by the option: an op with it as operand records a
+  /// graph.
+  bool requiresGrad(const clang::Expr *E);
+
+  /// A call site in the unit whose argument gave a parameter referred to in
+  /// \p E a graph, when \p E's history comes from one.
+  const clang::CallExpr *callSiteWitness(const clang::Expr *E);
 
   clang::ASTContext &context() const { return Ctx; }
+  const CallSites *callers() const { return Callers; }
 
   /// The flow of the function that contains \p S (cached).
   const FunctionFlow *flowAt(const clang::Stmt *S);
+  /// The flow of function \p FD (cached).
+  const FunctionFlow *flowOf(const clang::FunctionDecl *FD);
 
 private:
-  Carries of(const clang::Expr *E);
-  Carries ofCall(const clang::CallExpr *Call);
-  Carries ofDecl(const clang::ValueDecl *D, const clang::Expr *Use);
+  static constexpr int WholeValue = -1;
+  /// H of \p E, or of its element \p Element where \p E is a tuple or pair.
+  Carries of(const clang::Expr *E, int Element);
+  Carries ofUncached(const clang::Expr *E, int Element);
+  Carries ofCall(const clang::CallExpr *Call, int Element);
+  Carries ofMemberCall(const clang::CXXMemberCallExpr *Call,
+                       llvm::StringRef Name);
+  Carries ofTorchFunction(const clang::CallExpr *Call, llvm::StringRef Name);
+  Carries ofDecl(const clang::ValueDecl *D, const clang::Expr *Use,
+                 int Element);
+  Carries ofParameter(const clang::ParmVarDecl *Param, bool &Resolved);
+  Carries ofLocal(const clang::VarDecl *Var, const clang::Expr *Use,
+                  int Element);
   Carries ofField(const clang::FieldDecl *Field);
   Carries ofFunctionResult(const clang::FunctionDecl *FD,
-                           const clang::CallExpr *Call);
+                           const clang::CallExpr *Call, int Element);
+  Carries ofOpaqueCall(const clang::CallExpr *Call,
+                       const clang::FunctionDecl *FD);
   Carries anyOf(llvm::ArrayRef<const clang::Expr *> Exprs);
   bool guarded(const clang::Expr *E);
 
   clang::ASTContext &Ctx;
   const CallSites *Callers;
-  bool AssumeUnknownCarries;
-  llvm::DenseMap<const clang::Expr *, Carries> Cache;
-  llvm::DenseSet<const clang::Expr *> InProgress;
+  HistoryOptions Options;
+  llvm::DenseMap<std::pair<const clang::Expr *, int>, Carries> Cache;
+  llvm::DenseSet<std::pair<const clang::Expr *, int>> InProgress;
   /// How often a cycle was cut short; answers computed across one are not
   /// cached, since they may be partial.
   unsigned CycleHits = 0;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
-  /// Arguments of the calls being followed into their callees.
+  /// The calls being followed into their callees.
   llvm::SmallVector<const clang::CallExpr *, 4> CallStack;
+  /// How many parameters are being followed back to their call sites.
+  unsigned CallSiteDepth = 0;
+  /// For a parameter that has history from a call site: that call site.
+  llvm::DenseMap<const clang::ParmVarDecl *, const clang::CallExpr *> Witness;
 };
-
-} // namespace torch_tidy::analysis
-
-
-namespace torch_tidy::analysis {
 
 /// The per-translation-unit answers a check builds once and asks often:
 /// the call sites (for G) and the H cache. Reset at each new TU.
@@ -96,10 +188,9 @@ public:
       Callers = std::make_unique<CallSites>(Ctx);
     return *Callers;
   }
-  HistoryAnalysis &history(clang::ASTContext &Ctx, bool AssumeUnknownCarries) {
+  HistoryAnalysis &history(clang::ASTContext &Ctx, HistoryOptions Options) {
     if (!History)
-      History = std::make_unique<HistoryAnalysis>(Ctx, &callers(Ctx),
-                                                  AssumeUnknownCarries);
+      History = std::make_unique<HistoryAnalysis>(Ctx, &callers(Ctx), Options);
     return *History;
   }
 

@@ -2,13 +2,16 @@
 
 #include "checks/analysis/Outlives.h"
 
+#include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/FunctionFlow.h"
+#include "checks/analysis/History.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -77,35 +80,43 @@ std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
   if (!Loop)
     return std::nullopt;
   // Declared outside the loop: its declaration is not in the loop.
-  if (isDeclaredWithin(Var, Loop, Ctx.getSourceManager()))
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (isDeclaredWithin(Var, Loop, SM))
     return std::nullopt;
+  // A local or by-value parameter of a lambda that the loop calls is made
+  // afresh by every call.
+  if (const auto *Owner =
+          dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod()))
+    if (const Stmt *OwnerBody = Owner->getBody())
+      if (!isDeclaredWithin(Var, Loop, SM) &&
+          !(SM.isBeforeInTranslationUnit(OwnerBody->getBeginLoc(),
+                                         Loop->getBeginLoc()) &&
+            SM.isBeforeInTranslationUnit(Loop->getEndLoc(),
+                                         OwnerBody->getEndLoc())))
+        return std::nullopt;
   return Lifetime{Lifetime::Loop, D, Loop};
 }
 
 namespace {
-/// Backward passes and resets of one target.
-class ConsumerFinder : public RecursiveASTVisitor<ConsumerFinder> {
+/// The resets of one target: `t.clear()`, `t.reset()`, `t = fresh`, unless
+/// the new value is computed from the old one (`t = t + x` keeps
+/// accumulating).
+class ResetFinder : public RecursiveASTVisitor<ResetFinder> {
 public:
-  ConsumerFinder(const ValueDecl *Target) : Target(Target) {}
-  llvm::SmallVector<const CallExpr *, 4> Backwards;
+  explicit ResetFinder(const ValueDecl *Target) : Target(Target) {}
   llvm::SmallVector<const Stmt *, 4> Resets;
   bool shouldVisitLambdaBody() const { return true; }
-
   bool VisitCallExpr(CallExpr *Call) {
-    if (isBackwardFunction(Call->getDirectCallee()))
-      Backwards.push_back(Call);
-    noteReset(Call);
+    note(Call);
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    noteReset(BO);
+    note(BO);
     return true;
   }
 
 private:
-  /// `t.clear()`, `t = fresh`: a reset, unless the new value is computed
-  /// from the old one (`t = t + x` keeps accumulating).
-  void noteReset(const Stmt *S) {
+  void note(const Stmt *S) {
     auto Def = definitionAt(S, Target);
     if (Def && Def->Kind == Definition::Replace &&
         llvm::none_of(Def->Values,
@@ -115,57 +126,144 @@ private:
   const ValueDecl *Target;
 };
 
-/// Whether the backward pass \p Call walks the graph of \p Target.
-bool consumes(const CallExpr *Call, const ValueDecl *Target,
-              const TensorSources &Sources) {
-  const Expr *Roots = backwardRoots(Call);
-  if (!Roots)
+llvm::SmallVector<const Stmt *, 4> resetsIn(const Stmt *S,
+                                            const ValueDecl *Target) {
+  ResetFinder Finder(Target);
+  if (S)
+    Finder.TraverseStmt(const_cast<Stmt *>(S));
+  return Finder.Resets;
+}
+
+/// The innermost block around \p S.
+const CompoundStmt *enclosingBlock(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    Node = Parents[0];
+    if (const auto *Block = Node.get<CompoundStmt>())
+      return Block;
+  }
+  return nullptr;
+}
+
+/// A backward pass after the loop, in the same function, walks the graph;
+/// across an enclosing loop, the target starts afresh each time (unrolled
+/// BPTT, micro-batches summed and backpropagated once).
+bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *Body = enclosingFunctionBody(L.LoopStmt, Ctx);
+  if (!Body)
     return false;
-  return mentions(Roots, Target) || Sources.sourcesOf(Roots).contains(Target);
+  TensorSources Sources(Body);
+  for (const CallExpr *Backward : backwardPassesIn(Body)) {
+    if (!SM.isBeforeInTranslationUnit(L.LoopStmt->getEndLoc(),
+                                      Backward->getBeginLoc()) ||
+        !walksGraphOf(Backward, L.Target, Sources))
+      continue;
+    const Stmt *Outer = innermostLoop(L.LoopStmt, Ctx);
+    if (!Outer || isDeclaredWithin(L.Target, Outer, SM))
+      return true;
+    for (const Stmt *Reset : resetsIn(Body, L.Target))
+      if (contains(loopBody(Outer), Reset))
+        return true;
+  }
+  return false;
+}
+
+/// Gradient accumulation: in the same loop, a backward pass walks the
+/// window and, after it in the same block, the window is reset (every k
+/// micro-batches, under a condition).
+bool consumedAndResetInLoop(const Lifetime &L, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *Body = loopBody(L.LoopStmt);
+  const Stmt *FunctionBody = enclosingFunctionBody(L.LoopStmt, Ctx);
+  if (!Body || !FunctionBody)
+    return false;
+  TensorSources Sources(FunctionBody);
+  auto Resets = resetsIn(Body, L.Target);
+  for (const CallExpr *Backward : backwardPassesIn(Body)) {
+    if (!walksGraphOf(Backward, L.Target, Sources))
+      continue;
+    const CompoundStmt *Block = enclosingBlock(Backward, Ctx);
+    for (const Stmt *Reset : Resets)
+      if (contains(Block, Reset) &&
+          SM.isBeforeInTranslationUnit(Backward->getEndLoc(),
+                                       Reset->getBeginLoc()))
+        return true;
+  }
+  return false;
+}
+
+class ReturnValues : public RecursiveASTVisitor<ReturnValues> {
+public:
+  llvm::SmallVector<const Expr *, 4> Values;
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    if (const Expr *Value = Return->getRetValue())
+      Values.push_back(Value);
+    return true;
+  }
+};
+
+/// A loop that builds its function's result: the function trains nothing
+/// itself (no backward pass, no optimizer step) and returns, with its
+/// history, what the loop gathered (an unrolled decoder's forward, a
+/// sample()). Its caller decides what to do with the graph.
+bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx) {
+  const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body || !holdsTensors(Function->getReturnType()) || trainsIn(Body))
+    return false;
+  ReturnValues Returns;
+  Returns.TraverseStmt(const_cast<Stmt *>(Body));
+  TensorSources Sources(Body);
+  return llvm::any_of(Returns.Values, [&](const Expr *Value) {
+    return !cutsHistory(Value, Ctx) && Sources.sourcesOf(Value).contains(L.Target);
+  });
 }
 } // namespace
 
+const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
+  if (L.Kind == Lifetime::Loop) {
+    // Inside the loop, or a loop around it: it runs again and again.
+    for (const Stmt *Loop = L.LoopStmt; Loop; Loop = innermostLoop(Loop, Ctx)) {
+      auto Resets = resetsIn(Loop, L.Target);
+      if (!Resets.empty())
+        return Resets.front();
+    }
+    return nullptr;
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    if (SM.isInSystemHeader(D->getLocation()))
+      continue;
+    ResetFinder Resets(L.Target);
+    Resets.TraverseDecl(D);
+    if (!Resets.Resets.empty())
+      return Resets.Resets.front();
+  }
+  return nullptr;
+}
+
 bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  if (L.Kind == Lifetime::Loop) {
-    // A backward pass after the loop, in the same function, walks the graph.
-    const Stmt *Body = enclosingFunctionBody(L.LoopStmt, Ctx);
-    if (!Body)
-      return false;
-    ConsumerFinder Finder(L.Target);
-    Finder.TraverseStmt(const_cast<Stmt *>(Body));
-    if (Finder.Backwards.empty())
-      return false;
-    TensorSources Sources(Body);
-    for (const CallExpr *Backward : Finder.Backwards) {
-      if (!SM.isBeforeInTranslationUnit(L.LoopStmt->getEndLoc(),
-                                        Backward->getBeginLoc()) ||
-          !consumes(Backward, L.Target, Sources))
-        continue;
-      // Across an enclosing loop, the target must start afresh each time.
-      const Stmt *Outer = innermostLoop(L.LoopStmt, Ctx);
-      if (!Outer)
-        return true;
-      if (isDeclaredWithin(L.Target, Outer, SM))
-        return true;
-      for (const Stmt *Reset : Finder.Resets)
-        if (contains(loopBody(Outer), Reset))
-          return true;
-    }
-    return false;
-  }
+  if (L.Kind == Lifetime::Loop)
+    return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
+           buildsFunctionResult(L, Ctx);
   // A member or global: somewhere in this file a backward pass walks it and
   // something clears or replaces it.
   bool Consumed = false, Reset = false;
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     if (SM.isInSystemHeader(D->getLocation()))
       continue;
-    ConsumerFinder Finder(L.Target);
-    Finder.TraverseDecl(D);
-    Reset |= !Finder.Resets.empty();
-    for (const CallExpr *Backward : Finder.Backwards)
+    ResetFinder Resets(L.Target);
+    Resets.TraverseDecl(D);
+    Reset |= !Resets.Resets.empty();
+    for (const CallExpr *Backward : backwardPassesInDecl(D))
       if (const Stmt *Body = enclosingFunctionBody(Backward, Ctx))
-        Consumed |= consumes(Backward, L.Target, TensorSources(Body));
+        Consumed |= walksGraphOf(Backward, L.Target, TensorSources(Body));
     if (Consumed && Reset)
       return true;
   }

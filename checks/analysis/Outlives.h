@@ -40,6 +40,13 @@ std::optional<Lifetime> outlivesIteration(const clang::Expr *Target,
 bool isBoundedOnPurpose(const Lifetime &L, const clang::Stmt *At,
                         clang::ASTContext &Ctx);
 
+/// A statement that clears or replaces \p L's target with a value that
+/// does not come from it (`clear()`, `reset()`, `t = fresh`): in the
+/// function for a local, anywhere in the unit otherwise; nullptr if none.
+/// Such a target is bounded, though what it holds lives until then.
+const clang::Stmt *resetOf(const Lifetime &L, const clang::Stmt *At,
+                           clang::ASTContext &Ctx);
+
 } // namespace torch_tidy::analysis
 
 #endif

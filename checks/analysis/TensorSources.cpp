@@ -3,6 +3,7 @@
 #include "checks/analysis/TensorSources.h"
 
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -33,10 +34,25 @@ public:
       store(Call->getArg(0), Call->getArg(1));
     return true;
   }
+  /// v.push_back(e), t.add_(e), buf.index_put_(i, e): the object now holds
+  /// (or is computed from) e too.
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    const Expr *Object = Call->getImplicitObjectArgument();
+    const ValueDecl *D = Object ? referencedDecl(containerOf(Object)) : nullptr;
+    if (!D)
+      return true;
+    if (auto Def = definitionAt(Call, D))
+      if (Def->Kind == Definition::Update)
+        for (const Expr *Value : Def->Values)
+          if (Value != Call)
+            Stored[D].push_back(Value);
+    return true;
+  }
 
 private:
   void store(const Expr *LHS, const Expr *RHS) {
-    if (const ValueDecl *D = referencedDecl(LHS)) {
+    // v = e, v[k] = e, buf.select(0, i) = e.
+    if (const ValueDecl *D = referencedDecl(containerOf(LHS))) {
       Stored[D].push_back(RHS);
       return;
     }
@@ -93,6 +109,16 @@ DeclSet TensorSources::sourcesOf(const Expr *E) const {
         Work.append(It->second.begin(), It->second.end());
     }
   }
+  return Result;
+}
+
+DeclSet TensorSources::namedIn(const Expr *E) const {
+  DeclSet Result;
+  NamedDeclCollector Names;
+  Names.TraverseStmt(const_cast<Expr *>(E));
+  for (const ValueDecl *D : Names.Decls)
+    if (isa<VarDecl, FieldDecl, BindingDecl>(D) && holdsTensors(D->getType()))
+      Result.insert(D);
   return Result;
 }
 

@@ -28,6 +28,9 @@ public:
   /// from, \p E's own included.
   DeclSet sourcesOf(const clang::Expr *E) const;
 
+  /// The tensor-holding variables and fields \p E names itself.
+  DeclSet namedIn(const clang::Expr *E) const;
+
 private:
   /// Every expression whose value is stored into a local variable.
   llvm::DenseMap<const clang::ValueDecl *,

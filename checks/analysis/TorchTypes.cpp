@@ -90,6 +90,20 @@ const Expr *backwardRoots(const CallExpr *Call) {
   return Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
 }
 
+const Expr *inPlaceChainRoot(const Expr *E) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(stripWrappers(E));
+    const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+    if (!MD || !MD->getIdentifier() || !MD->getName().ends_with("_") ||
+        MD->getName() == "detach_" ||
+        !isTensorType(Call->getImplicitObjectArgument()->getType()) ||
+        !isTensorType(Call->getType()))
+      break;
+    E = Call->getImplicitObjectArgument();
+  }
+  return stripWrappers(E);
+}
+
 std::optional<unsigned> parameterIndex(const FunctionDecl *FD,
                                        llvm::StringRef Name) {
   for (unsigned I = 0, N = FD->getNumParams(); I != N; ++I)

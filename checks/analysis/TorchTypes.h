@@ -43,6 +43,11 @@ bool isBackwardFunction(const clang::FunctionDecl *FD);
 /// `t.backward(...)`, the first argument of autograd::backward/grad.
 const clang::Expr *backwardRoots(const clang::CallExpr *Call);
 
+/// The tensor an in-place chain writes into: `ema` for `ema.mul_(0.9)` and
+/// for `ema.mul_(0.9).add_(x)` (in-place methods return their object);
+/// \p E itself otherwise.
+const clang::Expr *inPlaceChainRoot(const clang::Expr *E);
+
 /// The index of \p FD's parameter named \p Name, if it has one.
 std::optional<unsigned> parameterIndex(const clang::FunctionDecl *FD,
                                        llvm::StringRef Name);

@@ -38,11 +38,11 @@ void sources(torch::nn::Linear &model, torch::nn::Sequential &seq,
   probe_history(any.forward(x));
   // CHECK: [[@LINE+1]]:3: history=yes
   probe_history(jit.forward({x}).toTensor());
-  // CHECK: [[@LINE+1]]:3: history=yes
+  // CHECK: [[@LINE+1]]:3: history=leaf
   probe_history(model->parameters());
-  // CHECK: [[@LINE+1]]:3: history=yes
+  // CHECK: [[@LINE+1]]:3: history=leaf
   probe_history(torch::ones({2}, torch::TensorOptions().requires_grad(true)));
-  // CHECK: [[@LINE+1]]:3: history=yes
+  // CHECK: [[@LINE+1]]:3: history=leaf
   probe_history(net->weight);
   // CHECK: [[@LINE+1]]:3: history=no
   probe_history(net->running);
@@ -52,7 +52,7 @@ void sources(torch::nn::Linear &model, torch::nn::Sequential &seq,
   probe_history(passthrough(model(x)));
   // CHECK: [[@LINE+1]]:3: history=unknown
   probe_history(passthrough(x));
-  // CHECK: [[@LINE+1]]:3: history=unknown
+  // CHECK: [[@LINE+1]]:3: history=yes
   probe_history(external(model(x)));
   // CHECK: [[@LINE+1]]:3: history=no
   probe_history(torch::zeros({2}));

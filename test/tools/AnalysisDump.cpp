@@ -45,11 +45,10 @@ public:
     if (Probe == "probe_history") {
       if (!History || &History->context() != &Ctx) {
         Callers = std::make_unique<CallSites>(Ctx);
-        History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(), false);
+        History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
+                                                    HistoryOptions());
       }
-      const char *Names[] = {"no", "yes", "unknown"};
-      llvm::outs() << "history="
-                   << Names[static_cast<int>(History->history(Call->getArg(0)))]
+      llvm::outs() << "history=" << History->history(Call->getArg(0)).name()
                    << "\n";
       return;
     }
@@ -76,7 +75,8 @@ public:
     const char *State = "";
     if (!Callers || !History || &History->context() != &Ctx) {
       Callers = std::make_unique<CallSites>(Ctx);
-      History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(), false);
+      History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
+                                                  HistoryOptions());
     }
     switch (gradStateAt(Call, Ctx, Callers.get())) {
     case GradState::Recording:

@@ -1,0 +1,97 @@
+//===--- BackwardPasses.cpp - Where gradients are computed ----------------===//
+
+#include "checks/analysis/BackwardPasses.h"
+
+#include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+bool isOptimizerStep(const CallExpr *Call) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  return MD && MD->getIdentifier() && MD->getName() == "step" &&
+         derivesFrom(MD->getParent(), "torch::optim::Optimizer");
+}
+
+namespace {
+class BackwardFinder : public RecursiveASTVisitor<BackwardFinder> {
+public:
+  explicit BackwardFinder(bool IntoLambdas) : IntoLambdas(IntoLambdas) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  llvm::SmallVector<const CallExpr *, 4> Backwards;
+  bool Steps = false;
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    return IntoLambdas ? RecursiveASTVisitor::TraverseLambdaExpr(Lambda) : true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isBackwardFunction(Call->getDirectCallee()))
+      Backwards.push_back(Call);
+    Steps |= isOptimizerStep(Call);
+    return true;
+  }
+
+private:
+  bool IntoLambdas;
+};
+} // namespace
+
+llvm::SmallVector<const CallExpr *, 4> backwardPassesIn(const Stmt *S) {
+  BackwardFinder Finder(/*IntoLambdas=*/true);
+  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  return Finder.Backwards;
+}
+
+llvm::SmallVector<const CallExpr *, 4> backwardPassesInDecl(const Decl *D) {
+  BackwardFinder Finder(/*IntoLambdas=*/true);
+  Finder.TraverseDecl(const_cast<Decl *>(D));
+  return Finder.Backwards;
+}
+
+bool trainsIn(const Stmt *S) {
+  BackwardFinder Finder(/*IntoLambdas=*/false);
+  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  return Finder.Steps || !Finder.Backwards.empty();
+}
+
+bool walksGraphOf(const CallExpr *Backward, const ValueDecl *Target,
+                  const TensorSources &Sources) {
+  const Expr *Roots = backwardRoots(Backward);
+  if (!Roots || !Target)
+    return false;
+  return mentions(Roots, Target) || Sources.sourcesOf(Roots).contains(Target);
+}
+
+bool walksGraphOfValue(const CallExpr *Backward, const Expr *Value,
+                       const TensorSources &Sources) {
+  const Expr *Roots = backwardRoots(Backward);
+  if (!Roots || !Value)
+    return false;
+  DeclSet FromRoots = Sources.sourcesOf(Roots);
+  if (const ValueDecl *D = referencedDecl(Value))
+    return FromRoots.contains(D);
+  // An expression: the tensors it is computed from directly.
+  for (const ValueDecl *D : Sources.namedIn(Value))
+    if (FromRoots.contains(D))
+      return true;
+  return false;
+}
+
+bool retainsGraph(const CallExpr *Backward, const ASTContext &Ctx) {
+  const FunctionDecl *Callee = Backward->getDirectCallee();
+  if (!Callee)
+    return false;
+  for (llvm::StringRef Name : {"retain_graph", "create_graph"}) {
+    std::optional<unsigned> Index = parameterIndex(Callee, Name);
+    if (Index && *Index < Backward->getNumArgs() &&
+        evaluateOptionalBool(Backward->getArg(*Index), Ctx) == OptionalBool::True)
+      return true;
+  }
+  return false;
+}
+
+} // namespace torch_tidy::analysis

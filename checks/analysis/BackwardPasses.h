@@ -1,0 +1,50 @@
+//===--- BackwardPasses.h - Where gradients are computed ------------------===//
+//
+// The backward passes (Tensor::backward, torch::autograd::backward and
+// torch::autograd::grad) and optimizer steps of a piece of code, and which
+// graphs a backward pass walks: those of its roots and of every tensor they
+// were computed from in the same function. A graph that a backward pass has
+// walked has freed its saved activations (unless the graph is retained);
+// only its nodes stay alive while something holds them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_BACKWARDPASSES_H
+#define TORCH_TIDY_ANALYSIS_BACKWARDPASSES_H
+
+#include "checks/analysis/TensorSources.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace torch_tidy::analysis {
+
+/// Whether \p Call is `optimizer.step(...)` on a torch::optim::Optimizer.
+bool isOptimizerStep(const clang::CallExpr *Call);
+
+/// Every backward pass in \p S, lambdas included.
+llvm::SmallVector<const clang::CallExpr *, 4>
+backwardPassesIn(const clang::Stmt *S);
+
+/// Every backward pass in the declaration \p D (a function, a class).
+llvm::SmallVector<const clang::CallExpr *, 4>
+backwardPassesInDecl(const clang::Decl *D);
+
+/// Whether \p S runs a backward pass or an optimizer step (outside the
+/// lambdas it defines): code that trains.
+bool trainsIn(const clang::Stmt *S);
+
+/// Whether the backward pass \p Backward walks the graph of \p Target: its
+/// roots are \p Target or are computed from it.
+bool walksGraphOf(const clang::CallExpr *Backward,
+                  const clang::ValueDecl *Target, const TensorSources &Sources);
+
+/// Whether the backward pass \p Backward walks a graph that \p Value is
+/// part of: its roots are computed from a variable that \p Value names.
+bool walksGraphOfValue(const clang::CallExpr *Backward,
+                       const clang::Expr *Value, const TensorSources &Sources);
+
+/// Whether \p Backward passes retain_graph=true (or create_graph=true).
+bool retainsGraph(const clang::CallExpr *Backward, const clang::ASTContext &Ctx);
+
+} // namespace torch_tidy::analysis
+
+#endif
