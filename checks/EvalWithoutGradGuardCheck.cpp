@@ -3,7 +3,10 @@
 #include "checks/EvalWithoutGradGuardCheck.h"
 
 #include "checks/HistoryOptions.h"
+#include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/Differentiated.h"
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/ModuleMode.h"
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
@@ -21,82 +24,30 @@ using namespace clang::ast_matchers;
 namespace torch_tidy {
 
 static constexpr llvm::StringLiteral DefaultEvalFunctions =
-    "^([Ee]val(uate)?|[Vv]alid(ate|ation)?|[Tt]est|[Pp]redict|[Ii]nfer(ence)?)"
-    "([_A-Z0-9].*)?$";
+    "^([Ee]val(uate)?|[Vv]alid(ate|ation)?|[Tt]est|[Pp]redict|[Ii]nfer(ence)?|"
+    "[Aa]ct|[Gg]enerate|[Tt]ranslate|[Ff]orecast)([_A-Z0-9].*)?$";
 
 namespace {
 AST_MATCHER(Expr, isForward) { return analysis::isForwardCall(&Node); }
 
-/// The module object a call is made on: `model` for `model->eval()`,
-/// `model.eval()`, `model->forward(x)`, `model(x)`.
-const ValueDecl *moduleOf(const Expr *Object) {
-  for (unsigned Depth = 0; Depth < 4 && Object; ++Depth) {
-    Object = analysis::stripWrappers(Object);
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object);
-        Op && (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star)) {
-      Object = Op->getArg(0);
-      continue;
-    }
-    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Object);
-        Call && Call->getMethodDecl() &&
-        Call->getMethodDecl()->getName() == "ptr") {
-      Object = Call->getImplicitObjectArgument();
-      continue;
-    }
-    return analysis::referencedDecl(Object);
-  }
-  return nullptr;
-}
-
-const Expr *forwardObject(const Expr *Forward) {
-  Forward = analysis::stripWrappers(Forward);
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Forward))
-    return Op->getArg(0);
-  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Forward))
-    return Call->getImplicitObjectArgument();
-  return nullptr;
-}
-
-/// `m->eval()` / `m->train(false)` (evaluation) or `m->train()` (training).
-enum class Mode { None, Eval, Train };
-Mode modeSetBy(const Stmt *S, const ASTContext &Ctx) {
-  const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
-  const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
-  if (!MD || !MD->getIdentifier() ||
-      !analysis::isModuleClass(MD->getParent()))
-    return Mode::None;
-  if (MD->getName() == "eval")
-    return Mode::Eval;
-  if (MD->getName() != "train")
-    return Mode::None;
-  if (Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0)) &&
-      analysis::evaluateOptionalBool(Call->getArg(0), Ctx) ==
-          analysis::OptionalBool::False)
-    return Mode::Eval;
-  return Mode::Train;
-}
-
 /// Everything that marks training: a backward pass, an optimizer step,
 /// switching a module back to training.
-class TrainingFinder : public RecursiveASTVisitor<TrainingFinder> {
-public:
-  explicit TrainingFinder(const ASTContext &Ctx) : Ctx(Ctx) {}
-  bool Found = false;
-  bool VisitCallExpr(CallExpr *Call) {
-    const FunctionDecl *FD = Call->getDirectCallee();
-    if (analysis::isBackwardFunction(FD) ||
-        modeSetBy(Call, Ctx) == Mode::Train)
-      Found = true;
-    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD))
-      if (MD->getIdentifier() && MD->getName() == "step" &&
-          analysis::derivesFrom(MD->getParent(), "torch::optim::Optimizer"))
-        Found = true;
-    return !Found;
-  }
+bool trains(const Stmt *S, const ASTContext &Ctx) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(const ASTContext &Ctx) : Ctx(Ctx) {}
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *Call) {
+      Found |= analysis::modeSetBy(Call, Ctx) == analysis::ModuleMode::Train;
+      return !Found;
+    }
 
-private:
-  const ASTContext &Ctx;
-};
+  private:
+    const ASTContext &Ctx;
+  } Modes(Ctx);
+  Modes.TraverseStmt(const_cast<Stmt *>(S));
+  return Modes.Found || analysis::trainsIn(S);
+}
 
 /// The statement of the innermost block that contains \p E.
 const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
@@ -112,43 +63,35 @@ const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
   return nullptr;
 }
 
-/// The variable the result of \p Forward is stored into, if any.
-const ValueDecl *resultVariable(const Expr *Forward, ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*Forward);
-  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+/// The lambda expression whose call operator is \p Function, if any.
+const LambdaExpr *lambdaOf(const FunctionDecl *Function, ASTContext &Ctx) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(Function);
+  if (!MD || !MD->getParent()->isLambda())
+    return nullptr;
+  // The call operator sits in the lambda's class, which the LambdaExpr holds.
+  DynTypedNode Node = DynTypedNode::create(*MD->getParent());
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
     auto Parents = Ctx.getParents(Node);
     if (Parents.empty())
       return nullptr;
-    const DynTypedNode &Parent = Parents[0];
-    if (const auto *Var = Parent.get<VarDecl>())
-      return Var;
-    if (const auto *Op = Parent.get<CXXOperatorCallExpr>();
-        Op && Op->getOperator() == OO_Equal)
-      return analysis::referencedDecl(Op->getArg(0));
-    if (Parent.get<Stmt>() && !Parent.get<Expr>())
-      return nullptr;
-    Node = Parent;
+    if (const auto *Lambda = Parents[0].get<LambdaExpr>())
+      return Lambda->getCallOperator() == MD ? Lambda : nullptr;
+    Node = Parents[0];
   }
   return nullptr;
 }
 
-class BackwardAndReturns : public RecursiveASTVisitor<BackwardAndReturns> {
-public:
-  llvm::SmallVector<const Expr *, 4> Roots;
-  llvm::SmallVector<const Expr *, 4> Returned;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitCallExpr(CallExpr *Call) {
-    if (analysis::isBackwardFunction(Call->getDirectCallee()))
-      if (const Expr *Root = analysis::backwardRoots(Call))
-        Roots.push_back(Root);
+/// A test case's body generated by a test framework (gtest's TestBody,
+/// Catch2's and doctest's functions): a unit test, named by a macro.
+bool isTestBody(const FunctionDecl *Function) {
+  if (!Function->getIdentifier())
+    return false;
+  if (Function->getLocation().isMacroID())
     return true;
-  }
-  bool VisitReturnStmt(ReturnStmt *Return) {
-    if (Return->getRetValue())
-      Returned.push_back(Return->getRetValue());
-    return true;
-  }
-};
+  const auto *MD = dyn_cast<CXXMethodDecl>(Function);
+  return MD && Function->getName() == "TestBody" &&
+         analysis::derivesFrom(MD->getParent(), "testing::Test");
+}
 } // namespace
 
 EvalWithoutGradGuardCheck::EvalWithoutGradGuardCheck(
@@ -186,6 +129,45 @@ void EvalWithoutGradGuardCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(expr(isForward()).bind("forward"), this);
 }
 
+bool EvalWithoutGradGuardCheck::isEvalName(const FunctionDecl *Function) {
+  return Function->getIdentifier() && !isTestBody(Function) &&
+         EvalFunctionsRegex.match(Function->getName());
+}
+
+EvalWithoutGradGuardCheck::Context
+EvalWithoutGradGuardCheck::contextOf(const Expr *Forward, ASTContext &Ctx,
+                                     analysis::HistoryAnalysis &History) {
+  // From the forward outwards through the lambdas that contain it: the
+  // first function that is evaluation code, by an eval() before the point
+  // where it runs (or builds the lambda), or by its name.
+  Context C;
+  const Stmt *At = Forward;
+  const FunctionDecl *Function = analysis::enclosingFunction(Forward, Ctx);
+  for (unsigned Depth = 0; Function && Depth < 6; ++Depth) {
+    C.Function = Function;
+    C.EvalCall = analysis::evalModeAt(Forward, At, History.flowOf(Function), Ctx);
+    if (C.EvalCall)
+      return C;
+    if (isEvalName(Function)) {
+      C.NamedBy = Function;
+      return C;
+    }
+    const LambdaExpr *Lambda = lambdaOf(Function, Ctx);
+    if (!Lambda)
+      break;
+    if (!C.Thread && analysis::runsOnAnotherThread(Lambda, Ctx)) {
+      C.Thread = Lambda;
+      // Code that starts a thread under a guard means no graph either.
+      if (analysis::gradStateAt(Lambda, Ctx, &Facts.callers(Ctx)) ==
+          analysis::GradState::NotRecording)
+        C.GuardedStarter = true;
+    }
+    At = Lambda;
+    Function = analysis::enclosingFunction(Lambda, Ctx);
+  }
+  return C;
+}
+
 void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const auto *Forward = Result.Nodes.getNodeAs<Expr>("forward");
@@ -203,26 +185,12 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
                                    Forward->getBeginLoc()))
     return;
 
-  // Evaluation code: after m->eval() on every path (and no train() since),
-  // or in a function named like an evaluation.
-  analysis::HistoryAnalysis &History =
-      Facts.history(Ctx, HistoryOpts);
-  const Stmt *EvalCall = nullptr;
-  const ValueDecl *Model = moduleOf(forwardObject(Forward));
-  if (const analysis::FunctionFlow *Flow = History.flowAt(Forward)) {
-    auto Nearest = Flow->nearestBefore(Forward, [&](const Stmt *S) {
-      return modeSetBy(S, Ctx) != Mode::None &&
-             (!Model || moduleOf(cast<CXXMemberCallExpr>(S)
-                                     ->getImplicitObjectArgument()) == Model);
-    });
-    if (!Nearest.ReachesEntry && !Nearest.Found.empty() &&
-        llvm::all_of(Nearest.Found,
-                     [&](const Stmt *S) { return modeSetBy(S, Ctx) == Mode::Eval; }))
-      EvalCall = Nearest.Found.front();
-  }
-  bool NamedEval = Function->getIdentifier() &&
-                   EvalFunctionsRegex.match(Function->getName());
-  if (!EvalCall && !NamedEval)
+  analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
+  Context C = contextOf(Forward, Ctx, History);
+  if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter)
+    return;
+  // A unit test that runs the model once keeps nothing past the test.
+  if (C.Function && isTestBody(C.Function) && !analysis::innermostLoop(Forward, Ctx))
     return;
 
   // A guard is active (here, or at every call of this function).
@@ -230,23 +198,15 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       analysis::GradState::Recording)
     return;
 
-  // The result is differentiated here, or returned with its history.
-  BackwardAndReturns Uses;
-  Uses.TraverseStmt(Function->getBody());
-  analysis::TensorSources Sources(Function->getBody());
-  const ValueDecl *ResultVar = resultVariable(Forward, Ctx);
-  auto FlowsInto = [&](const Expr *E) {
-    return analysis::contains(E, Forward) ||
-           (ResultVar && Sources.sourcesOf(E).contains(ResultVar));
-  };
-  for (const Expr *Root : Uses.Roots)
-    if (FlowsInto(Root))
-      return;
-  for (const Expr *Returned : Uses.Returned)
-    if (FlowsInto(Returned) && History.requiresGrad(Returned))
-      return;
+  // The result is differentiated: here, by a caller it is returned to, or
+  // through a member that a backward pass walks. A prediction that returns
+  // the forward's result is evaluation code unless a caller differentiates
+  // it.
+  if (analysis::mayBeDifferentiated(Forward, Ctx, Facts.callers(Ctx),
+                                    /*OpaqueCallsMay=*/false))
+    return;
 
-  Findings[Function] = Finding{Forward, EvalCall, &Ctx};
+  Findings[Function] = Finding{Forward, C, &Ctx};
 }
 
 void EvalWithoutGradGuardCheck::onEndOfTranslationUnit() {
@@ -299,32 +259,47 @@ static const Stmt *temporaryGuardBefore(const CompoundStmt *Body,
 void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
                                        const Finding &F) {
   ASTContext &Ctx = *F.Ctx;
+  const Context &C = F.Where;
   bool Inference = GuardType == "InferenceMode";
   std::string Guard = Inference ? "c10::InferenceMode" : "torch::NoGradGuard";
   const Stmt *Temporary = nullptr;
   {
-    auto Diag = diag(F.Forward->getBeginLoc(),
-                     "the model runs forward in evaluation code with no "
-                     "torch::NoGradGuard or c10::InferenceMode, so every call "
-                     "records an autograd graph and keeps its activations "
-                     "alive as long as the outputs")
-                << F.Forward->getSourceRange();
-    // Insert the guard where it covers only evaluation: right after the
-    // eval() call when nothing after it in that block trains, or first in
-    // a function that is evaluation code by its name.
+    auto Diag =
+        C.Thread
+            ? diag(F.Forward->getBeginLoc(),
+                   "the model runs forward on another thread with no "
+                   "torch::NoGradGuard or c10::InferenceMode of its own: grad "
+                   "mode is thread-local, so the guard or evaluation mode of "
+                   "the code that starts the thread does not apply, and every "
+                   "call records an autograd graph and keeps its activations "
+                   "alive as long as the outputs")
+            : diag(F.Forward->getBeginLoc(),
+                   "the model runs forward in evaluation code with no "
+                   "torch::NoGradGuard or c10::InferenceMode, so every call "
+                   "records an autograd graph and keeps its activations "
+                   "alive as long as the outputs");
+    Diag << F.Forward->getSourceRange();
+    // Insert the guard where it covers only evaluation: first in the
+    // thread's lambda; right after the eval() call when nothing after it in
+    // that block trains; or first in the function that is evaluation code
+    // by its name or by its class.
     // A guard of this function that protects nothing (a temporary, or one
     // in another scope) may be given a name by torch-unnamed-grad-guard's
     // fix in the same run: keep clear of the names that fix gives.
-    llvm::StringSet<> Taken = fixits::namesUsedIn(Function);
-    if (constructsGuard(Function->getBody()))
+    const FunctionDecl *GuardedFunction =
+        C.Thread ? Function : (C.NamedBy ? C.NamedBy : C.Function);
+    llvm::StringSet<> Taken = fixits::namesUsedIn(GuardedFunction);
+    if (constructsGuard(GuardedFunction->getBody()))
       for (const char *Reserved : {"no_grad", "inference_mode", "grad_mode"})
         Taken.insert(Reserved);
     std::string Name =
         fixits::freshName(Inference ? "inference_mode" : "no_grad", Taken);
     std::string Declaration = Guard + " " + Name + ";";
     std::optional<FixItHint> Fix;
-    if (F.EvalCall) {
-      const Stmt *EvalStmt = statementOf(cast<Expr>(F.EvalCall), Ctx);
+    const auto *EvalIn = C.EvalCall ? analysis::enclosingFunction(C.EvalCall, Ctx)
+                                    : nullptr;
+    if (C.EvalCall && EvalIn == C.Function && !C.Thread) {
+      const Stmt *EvalStmt = statementOf(cast<Expr>(C.EvalCall), Ctx);
       auto Parents = EvalStmt ? Ctx.getParents(*EvalStmt)
                               : DynTypedNodeList(DynTypedNode());
       const auto *Block =
@@ -332,18 +307,14 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
       bool TrainsAfter = !Block;
       if (Block) {
         const auto *It = llvm::find(Block->body(), EvalStmt);
-        for (++It; It != Block->body_end() && !TrainsAfter; ++It) {
-          TrainingFinder Finder(Ctx);
-          Finder.TraverseStmt(const_cast<Stmt *>(*It));
-          TrainsAfter |= Finder.Found;
-        }
+        for (++It; It != Block->body_end() && !TrainsAfter; ++It)
+          TrainsAfter |= trains(*It, Ctx);
       }
       if (!TrainsAfter)
         Fix = fixits::insertLineAfter(EvalStmt, Declaration, Ctx);
-    } else if (const auto *Body = dyn_cast<CompoundStmt>(Function->getBody())) {
-      TrainingFinder Finder(Ctx);
-      Finder.TraverseStmt(const_cast<CompoundStmt *>(Body));
-      if (!Finder.Found)
+    } else if (const auto *Body =
+                   dyn_cast_or_null<CompoundStmt>(GuardedFunction->getBody())) {
+      if (!trains(Body, Ctx))
         Fix = fixits::insertAtStart(Body, Declaration, Ctx);
     }
     // A temporary guard that torch-unnamed-grad-guard names in this same run
@@ -363,14 +334,30 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          "this guard is a temporary that protects nothing; the fix of "
          "torch-unnamed-grad-guard names it, which covers this call",
          DiagnosticIDs::Note);
-  if (F.EvalCall)
-    diag(F.EvalCall->getBeginLoc(), "evaluation mode is set here",
+  if (C.Thread) {
+    const CXXConstructExpr *Construct = nullptr;
+    const CallExpr *HandOff = analysis::threadHandOff(C.Thread, Ctx, &Construct);
+    SourceLocation Start = HandOff ? HandOff->getBeginLoc()
+                                   : Construct ? Construct->getBeginLoc()
+                                               : C.Thread->getBeginLoc();
+    diag(Start, "the thread that runs it is started here", DiagnosticIDs::Note);
+  }
+  if (C.EvalCall)
+    diag(C.EvalCall->getBeginLoc(),
+         analysis::enclosingFunction(C.EvalCall, Ctx) == C.Function
+             ? "evaluation mode is set here"
+             : "evaluation mode is set here, and the class never sets it back "
+               "to training",
          DiagnosticIDs::Note);
-  else
-    diag(Function->getLocation(),
+  else if (C.NamedBy)
+    diag(C.NamedBy->getLocation(),
          "'%0' is evaluation code by its name (option EvalFunctions)",
          DiagnosticIDs::Note)
-        << Function->getName();
+        << C.NamedBy->getName();
+  else if (C.GuardedStarter)
+    diag(C.Function->getLocation(),
+         "'%0' starts the thread while a guard is active", DiagnosticIDs::Note)
+        << C.Function->getNameAsString();
 }
 
 } // namespace torch_tidy

@@ -28,11 +28,22 @@ public:
   void onEndOfTranslationUnit() override;
 
 private:
+  /// Why a forward pass runs in evaluation code.
+  struct Context {
+    const clang::FunctionDecl *Function = nullptr; ///< where that was decided
+    const clang::Stmt *EvalCall = nullptr; ///< the eval() that makes it so
+    const clang::FunctionDecl *NamedBy = nullptr; ///< evaluation by its name
+    const clang::LambdaExpr *Thread = nullptr; ///< runs on another thread
+    bool GuardedStarter = false; ///< the thread is started under a guard
+  };
   struct Finding {
     const clang::Expr *Forward;
-    const clang::Stmt *EvalCall; ///< the eval() that made this evaluation code
+    Context Where;
     clang::ASTContext *Ctx;
   };
+  bool isEvalName(const clang::FunctionDecl *Function);
+  Context contextOf(const clang::Expr *Forward, clang::ASTContext &Ctx,
+                    analysis::HistoryAnalysis &History);
   void report(const clang::FunctionDecl *Function, const Finding &F);
 
   const std::string EvalFunctions;

@@ -159,11 +159,16 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
       analysis::WriteParts Here = Carried.split(V);
       Parts.Carrying.append(Here.Carrying.begin(), Here.Carrying.end());
       Parts.FedBack.append(Here.FedBack.begin(), Here.FedBack.end());
+      Parts.CarriedReads.append(Here.CarriedReads.begin(),
+                                Here.CarriedReads.end());
     }
+    // A recurrent state is cut where the carried value is read (truncated
+    // backpropagation through time): every such read, so that no path keeps
+    // the old graph (`obs = cat({obs, policy(obs)})`).
     bool Recurrent = !Parts.FedBack.empty();
     if (!Recurrent && Parts.Carrying.empty())
       continue;
-    report(W.At, *Life, Target, Recurrent ? Parts.FedBack : Parts.Carrying,
+    report(W.At, *Life, Target, Recurrent ? Parts.CarriedReads : Parts.Carrying,
            Recurrent, History);
   }
 }

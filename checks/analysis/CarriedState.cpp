@@ -103,6 +103,7 @@ bool CarriedState::dependsOnCarried(const Expr *Value, unsigned Depth) {
 
 WriteParts CarriedState::split(const Expr *Value) {
   WriteParts Parts;
+  Split.clear();
   split(Value, /*InForward=*/false, 0, Parts);
   return Parts;
 }
@@ -112,6 +113,10 @@ void CarriedState::split(const Expr *E, bool InForward, unsigned Depth,
   if (!E || Depth > MaxDepth)
     return;
   E = stripWrappers(E);
+  // Each part once, also where a local reached around the loop leads back
+  // to the value itself.
+  if (!Split.insert(E).second)
+    return;
   if (cutsHistory(E, History.context()))
     return;
   if (!dependsOnCarried(E, Depth)) {

@@ -22,6 +22,7 @@
 #include "checks/analysis/History.h"
 #include "checks/analysis/Outlives.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace torch_tidy::analysis {
 
@@ -68,6 +69,7 @@ private:
   Lifetime Life;
   llvm::DenseMap<const clang::Expr *, bool> CarriedReads;
   llvm::DenseMap<const clang::Expr *, bool> Depends;
+  llvm::SmallPtrSet<const clang::Expr *, 16> Split;
 };
 
 } // namespace torch_tidy::analysis

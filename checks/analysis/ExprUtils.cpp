@@ -144,6 +144,26 @@ private:
 };
 } // namespace
 
+namespace {
+class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
+public:
+  llvm::SmallVector<const Expr *, 4> Values;
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    if (const Expr *Value = Return->getRetValue())
+      Values.push_back(Value);
+    return true;
+  }
+};
+} // namespace
+
+llvm::SmallVector<const Expr *, 4> returnedValues(const Stmt *Body) {
+  ReturnCollector Returns;
+  if (Body)
+    Returns.TraverseStmt(const_cast<Stmt *>(Body));
+  return Returns.Values;
+}
+
 bool mentions(const Stmt *S, const ValueDecl *D) {
   MentionFinder Finder(D);
   Finder.TraverseStmt(const_cast<Stmt *>(S));

@@ -32,6 +32,10 @@ const clang::Expr *containerOf(const clang::Expr *E);
 /// Whether \p Inner is \p Outer or inside it.
 bool contains(const clang::Stmt *Outer, const clang::Stmt *Inner);
 
+/// The values the return statements of \p Body return, not counting those
+/// of the lambdas it defines.
+llvm::SmallVector<const clang::Expr *, 4> returnedValues(const clang::Stmt *Body);
+
 /// Whether \p E refers to \p D anywhere inside it.
 bool mentions(const clang::Stmt *S, const clang::ValueDecl *D);
 

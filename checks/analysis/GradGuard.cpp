@@ -4,6 +4,7 @@
 
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -168,28 +169,91 @@ static std::optional<GradState> stateAfter(const Stmt *S,
   return std::nullopt;
 }
 
-/// Whether \p Lambda is handed to std::thread, std::jthread or std::async:
-/// grad mode is thread-local, so no guard of the creator reaches its body.
-static bool runsOnNewThread(const LambdaExpr *Lambda, ASTContext &Ctx) {
+/// Whether \p Name, the name of a class or namespace, says it runs work on
+/// other threads.
+static bool namesThreads(llvm::StringRef Name) {
+  std::string Lower = Name.lower();
+  return llvm::any_of(
+      llvm::ArrayRef<llvm::StringRef>{"pool", "executor", "thread", "worker",
+                                      "scheduler", "taskqueue", "task_queue"},
+      [&](llvm::StringRef Word) { return llvm::StringRef(Lower).contains(Word); });
+}
+
+/// Whether the call or construction \p Callee / \p Class, handed a callable,
+/// runs it on another thread.
+static bool startsThread(const FunctionDecl *Callee, const CXXRecordDecl *Class) {
+  if (Class) {
+    std::string Name = Class->getQualifiedNameAsString();
+    if (Name == "std::thread" || Name == "std::jthread" ||
+        Name == "std::packaged_task")
+      return true;
+  }
+  if (!Callee)
+    return false;
+  std::string Qualified = Callee->getQualifiedNameAsString();
+  if (Qualified == "std::async")
+    return true;
+  // threads.emplace_back(f): a std::thread built in place.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee))
+    if (const auto *Spec =
+            dyn_cast<ClassTemplateSpecializationDecl>(MD->getParent());
+        Spec && Spec->isInStdNamespace() && MD->getIdentifier() &&
+        llvm::is_contained({"emplace_back", "emplace", "emplace_front",
+                            "push_back"},
+                           MD->getName()))
+      for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+        if (Arg.getKind() == TemplateArgument::Type &&
+            startsThread(nullptr, recordOf(Arg.getAsType())))
+          return true;
+  // at::launch carries the thread-local state, grad mode included, over to
+  // the thread it runs on: a guard around it does apply.
+  if (Qualified == "at::launch")
+    return false;
+  if (!Callee->getIdentifier() ||
+      !llvm::is_contained({"enqueue", "submit", "post", "push", "push_task",
+                           "detach_task", "schedule", "run", "execute",
+                           "dispatch", "spawn", "add_task", "async",
+                           "launch_no_thread_state"},
+                          Callee->getName()))
+    return false;
+  // A thread pool's method, or a function of a namespace about threads
+  // (boost::asio::post(pool, f), at::internal::launch_no_thread_state).
+  for (const DeclContext *DC = Callee->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *Named = dyn_cast<NamedDecl>(DC))
+      if (Named->getIdentifier() &&
+          (namesThreads(Named->getName()) || Named->getName() == "asio"))
+        return true;
+  return false;
+}
+
+const CallExpr *threadHandOff(const LambdaExpr *Lambda, ASTContext &Ctx,
+                              const CXXConstructExpr **Construct) {
   DynTypedNode Node = DynTypedNode::create(*Lambda);
-  for (unsigned Depth = 0; Depth < 6; ++Depth) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
     auto Parents = Ctx.getParents(Node);
     if (Parents.empty())
-      return false;
+      return nullptr;
     Node = Parents[0];
-    if (const auto *Construct = Node.get<CXXConstructExpr>()) {
-      const CXXRecordDecl *Thread = recordOf(Construct->getType());
-      std::string Name = Thread ? Thread->getQualifiedNameAsString() : "";
-      return Name == "std::thread" || Name == "std::jthread";
+    if (const auto *Built = Node.get<CXXConstructExpr>()) {
+      // A std::function or another wrapper around the lambda: go on.
+      if (startsThread(nullptr, recordOf(Built->getType()))) {
+        if (Construct)
+          *Construct = Built;
+        return nullptr;
+      }
+      continue;
     }
-    if (const auto *Call = Node.get<CallExpr>()) {
-      const FunctionDecl *FD = Call->getDirectCallee();
-      return FD && FD->getQualifiedNameAsString() == "std::async";
-    }
+    if (const auto *Call = Node.get<CallExpr>())
+      return startsThread(Call->getDirectCallee(), nullptr) ? Call : nullptr;
     if (!Node.get<Expr>())
-      return false;
+      return nullptr;
   }
-  return false;
+  return nullptr;
+}
+
+bool runsOnAnotherThread(const LambdaExpr *Lambda, ASTContext &Ctx) {
+  const CXXConstructExpr *Construct = nullptr;
+  return threadHandOff(Lambda, Ctx, &Construct) || Construct;
 }
 
 namespace {
@@ -296,7 +360,7 @@ static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
           return *State;
       }
     } else if (const auto *Lambda = Parent.get<LambdaExpr>()) {
-      if (runsOnNewThread(Lambda, Ctx))
+      if (runsOnAnotherThread(Lambda, Ctx))
         return GradState::Recording;
     } else if (const auto *FD = Parent.get<FunctionDecl>()) {
       // Only a lambda's body continues into the scope that defines it.

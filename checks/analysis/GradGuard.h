@@ -6,7 +6,8 @@
 // scope, or GradMode::set_enabled(false) earlier on the same path and not
 // re-enabled, turns recording off. A guard built as an unnamed temporary
 // protects nothing. Guards are per thread: the search stops at a lambda handed
-// to std::thread / std::async.
+// to another thread (std::thread, std::async, a thread pool); at::launch
+// carries grad mode over.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_GRADGUARD_H
@@ -68,6 +69,19 @@ private:
       Calls;
   llvm::DenseSet<const clang::FunctionDecl *> Escaping;
 };
+
+/// Whether \p Lambda is handed to something that runs it on another thread:
+/// std::thread, std::jthread, std::async, std::packaged_task, a thread pool
+/// (`pool.enqueue(f)`, `boost::asio::post(pool, f)`). Grad mode is
+/// thread-local, so no guard of the code that starts it reaches its body.
+/// (at::launch carries grad mode over, so it does not count.)
+bool runsOnAnotherThread(const clang::LambdaExpr *Lambda, clang::ASTContext &Ctx);
+
+/// The call that hands \p Lambda to another thread, if it is a call (a
+/// construction such as std::thread's is returned in \p Construct).
+const clang::CallExpr *threadHandOff(const clang::LambdaExpr *Lambda,
+                                     clang::ASTContext &Ctx,
+                                     const clang::CXXConstructExpr **Construct);
 
 /// G: the grad state at \p S, from the guards of the enclosing scopes of
 /// its function (lambdas included, unless handed to a new thread) and, with

@@ -95,17 +95,6 @@ private:
   const ASTContext &Ctx;
 };
 
-/// The values a function returns.
-class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
-public:
-  llvm::SmallVector<const Expr *, 4> Values;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitReturnStmt(ReturnStmt *Return) {
-    if (const Expr *Value = Return->getRetValue())
-      Values.push_back(Value);
-    return true;
-  }
-};
 } // namespace
 
 /// Whether \p E is a dtype constant naming an integer or bool type.
@@ -206,12 +195,28 @@ const Expr *argumentFor(const CallExpr *Call, unsigned Index) {
   return isa<CXXDefaultArgExpr>(Arg) ? nullptr : Arg;
 }
 
-static bool mayHoldHistory(QualType T) {
+/// Whether a value of type \p T can hold a tensor: a tensor, a TorchScript
+/// value (IValue, its tuples), or a class template instance over one
+/// (std::vector<IValue>, c10::intrusive_ptr<ivalue::Tuple>, ...).
+static bool mayHoldHistory(QualType T, unsigned Depth = 0) {
+  if (Depth > 4)
+    return false;
   if (holdsTensors(T))
     return true;
   const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/true);
-  return RD && (RD->getQualifiedNameAsString() == "c10::IValue" ||
-                RD->getQualifiedNameAsString() == "c10::ivalue::Tuple");
+  if (!RD)
+    return false;
+  std::string Name = RD->getQualifiedNameAsString();
+  if (Name == "c10::IValue" || Name == "c10::ivalue::Tuple")
+    return true;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec)
+    return false;
+  for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+    if (Arg.getKind() == TemplateArgument::Type &&
+        mayHoldHistory(Arg.getAsType(), Depth + 1))
+      return true;
+  return false;
 }
 
 static bool isInNamespace(const Decl *D, llvm::ArrayRef<llvm::StringRef> Roots) {
@@ -543,11 +548,9 @@ Carries HistoryAnalysis::ofFunctionResult(const FunctionDecl *FD,
                Active->getDirectCallee()->getDefinition() == Def;
       }))
     return Carries::unknown();
-  ReturnCollector Returns;
-  Returns.TraverseStmt(Def->getBody());
   CallStack.push_back(Call);
   Carries Result = Carries::none();
-  for (const Expr *Value : Returns.Values) {
+  for (const Expr *Value : returnedValues(Def->getBody())) {
     Result |= of(Value, Element);
     if (Result.mayHoldGraph())
       break;

@@ -196,17 +196,6 @@ bool consumedAndResetInLoop(const Lifetime &L, ASTContext &Ctx) {
   return false;
 }
 
-class ReturnValues : public RecursiveASTVisitor<ReturnValues> {
-public:
-  llvm::SmallVector<const Expr *, 4> Values;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitReturnStmt(ReturnStmt *Return) {
-    if (const Expr *Value = Return->getRetValue())
-      Values.push_back(Value);
-    return true;
-  }
-};
-
 /// A loop that builds its function's result: the function trains nothing
 /// itself (no backward pass, no optimizer step) and returns, with its
 /// history, what the loop gathered (an unrolled decoder's forward, a
@@ -216,10 +205,8 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx) {
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body || !holdsTensors(Function->getReturnType()) || trainsIn(Body))
     return false;
-  ReturnValues Returns;
-  Returns.TraverseStmt(const_cast<Stmt *>(Body));
   TensorSources Sources(Body);
-  return llvm::any_of(Returns.Values, [&](const Expr *Value) {
+  return llvm::any_of(returnedValues(Body), [&](const Expr *Value) {
     return !cutsHistory(Value, Ctx) && Sources.sourcesOf(Value).contains(L.Target);
   });
 }

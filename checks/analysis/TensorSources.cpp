@@ -112,6 +112,17 @@ DeclSet TensorSources::sourcesOf(const Expr *E) const {
   return Result;
 }
 
+DeclSet TensorSources::sourcesOfDecl(const ValueDecl *D) const {
+  DeclSet Result;
+  auto It = StoredInto.find(D);
+  if (It == StoredInto.end())
+    return Result;
+  for (const Expr *Value : It->second)
+    for (const ValueDecl *Source : sourcesOf(Value))
+      Result.insert(Source);
+  return Result;
+}
+
 DeclSet TensorSources::namedIn(const Expr *E) const {
   DeclSet Result;
   NamedDeclCollector Names;

@@ -28,6 +28,9 @@ public:
   /// from, \p E's own included.
   DeclSet sourcesOf(const clang::Expr *E) const;
 
+  /// The sources of every value stored into \p D in the function.
+  DeclSet sourcesOfDecl(const clang::ValueDecl *D) const;
+
   /// The tensor-holding variables and fields \p E names itself.
   DeclSet namedIn(const clang::Expr *E) const;
 

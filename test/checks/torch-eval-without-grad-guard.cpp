@@ -237,6 +237,9 @@ void other_module_in_eval(torch::nn::Linear &teacher, torch::nn::Linear &student
 torch::Tensor test_time_features(torch::nn::Linear &model, const torch::Tensor &x) {
   return model(x);
 }
+void fine_tune(torch::nn::Linear &model, const torch::Tensor &x) {
+  test_time_features(model, x).sum().backward();
+}
 
 struct NetImpl : torch::nn::Module {
   torch::nn::Linear fc{4, 1};

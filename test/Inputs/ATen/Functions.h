@@ -2,6 +2,8 @@
 // the at:: free functions with their 1.13 signatures. Declarations only.
 #pragma once
 
+#include <functional>
+
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -109,5 +111,8 @@ TORCH_API void set_num_threads(int);
 TORCH_API int get_num_threads();
 TORCH_API int get_num_interop_threads();
 TORCH_API void set_num_interop_threads(int);
+// Runs func on the inter-op thread pool with the caller's thread-local state
+// (grad mode included).
+TORCH_API void launch(std::function<void()> func);
 
 } // namespace at

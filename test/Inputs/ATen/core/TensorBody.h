@@ -214,6 +214,7 @@ class TORCH_API Tensor : public TensorBase {
   at::Tensor & relu_() const;
   at::Tensor softmax(int64_t dim, c10::optional<at::ScalarType> dtype=c10::nullopt) const;
   at::Tensor log_softmax(int64_t dim, c10::optional<at::ScalarType> dtype=c10::nullopt) const;
+  at::Tensor multinomial(int64_t num_samples, bool replacement=false, c10::optional<at::Generator> generator=c10::nullopt) const;
   at::Tensor flatten(int64_t start_dim=0, int64_t end_dim=-1) const;
   at::Tensor & fill_(const at::Scalar & value) const;
   at::Tensor & fill_(const at::Tensor & value) const;

@@ -1,0 +1,265 @@
+//===--- Differentiated.cpp - D: does a value reach a backward pass? ------===//
+
+#include "checks/analysis/Differentiated.h"
+
+#include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/History.h"
+#include "checks/analysis/LoopScope.h"
+#include "checks/analysis/TensorSources.h"
+#include "checks/analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+namespace {
+/// The variables and fields \p E's value is stored into where it is
+/// written: `auto v = E`, `v = E`, `v.push_back(E)`, `std::tie(a, b) = E`,
+/// `auto [a, b] = E`.
+DeclSet storedInto(const Expr *E, ASTContext &Ctx) {
+  DeclSet Result;
+  DynTypedNode Node = DynTypedNode::create(*E);
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      break;
+    const DynTypedNode &Parent = Parents[0];
+    if (const auto *Var = Parent.get<VarDecl>()) {
+      Result.insert(Var);
+      if (const auto *Decomp = dyn_cast<DecompositionDecl>(Var))
+        for (const BindingDecl *Binding : Decomp->bindings())
+          Result.insert(Binding);
+      break;
+    }
+    if (const auto *Op = Parent.get<CXXOperatorCallExpr>();
+        Op && Op->isAssignmentOp() && Op->getNumArgs() == 2) {
+      if (const ValueDecl *D = referencedDecl(containerOf(Op->getArg(0))))
+        Result.insert(D);
+      for (const ValueDecl *D : tiedDecls(Op->getArg(0)))
+        Result.insert(D);
+      break;
+    }
+    if (const auto *Call = Parent.get<CXXMemberCallExpr>()) {
+      // v.push_back(E), buf.index_put_(i, E), ...; E.sum() goes on.
+      const Expr *Object = Call->getImplicitObjectArgument();
+      if (Object && !contains(Object, E))
+        if (const ValueDecl *D = referencedDecl(containerOf(Object)))
+          if (auto Def = definitionAt(Call, D);
+              Def && Def->Kind == Definition::Update) {
+            Result.insert(D);
+            break;
+          }
+    }
+    if (!Parent.get<Expr>())
+      break;
+    Node = Parent;
+  }
+  return Result;
+}
+
+/// The variables and fields whose stored values are computed from any of
+/// \p From, transitively, \p From included.
+DeclSet derivedFrom(const DeclSet &From, const TensorSources &Sources,
+                    const Stmt *Body) {
+  DeclSet Result = From;
+  // Every variable assigned in the body.
+  class Assigned : public RecursiveASTVisitor<Assigned> {
+  public:
+    llvm::SmallVector<const ValueDecl *, 16> Decls;
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      Decls.push_back(Ref->getDecl());
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *Member) {
+      Decls.push_back(Member->getMemberDecl());
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *Var) {
+      Decls.push_back(Var);
+      return true;
+    }
+  } All;
+  All.TraverseStmt(const_cast<Stmt *>(Body));
+  llvm::SmallPtrSet<const ValueDecl *, 16> Seen;
+  for (const ValueDecl *D : All.Decls) {
+    if (!isa<VarDecl, FieldDecl, BindingDecl>(D) || !Seen.insert(D).second ||
+        Result.contains(D))
+      continue;
+    for (const ValueDecl *Source : Sources.sourcesOfDecl(D))
+      if (From.contains(Source)) {
+        Result.insert(D);
+        break;
+      }
+  }
+  return Result;
+}
+
+/// Whether a return statement of \p Body returns \p E or what a holder of
+/// it computes.
+bool returnsValue(const Expr *E, const DeclSet &Holders, const Stmt *Body,
+                  const TensorSources &Sources) {
+  for (const Expr *Value : returnedValues(Body)) {
+    if (contains(Value, E))
+      return true;
+    for (const ValueDecl *D : Sources.sourcesOf(Value))
+      if (Holders.contains(D))
+        return true;
+  }
+  return false;
+}
+
+class Question {
+public:
+  Question(ASTContext &Ctx, const CallSites &Callers, bool OpaqueCallsMay)
+      : Ctx(Ctx), Callers(Callers), OpaqueCallsMay(OpaqueCallsMay) {}
+
+  bool ask(const Expr *E, unsigned Depth) {
+    const FunctionDecl *Function = enclosingFunction(E, Ctx);
+    const Stmt *Body = Function ? Function->getBody() : nullptr;
+    if (!Body || Depth > 3)
+      return true; // cannot follow it further: assume it is
+    TensorSources Sources(Body);
+    DeclSet Holders = derivedFrom(storedInto(E, Ctx), Sources, Body);
+    // A backward pass in the function.
+    for (const CallExpr *Backward : backwardPassesIn(Body)) {
+      const Expr *Roots = backwardRoots(Backward);
+      if (!Roots)
+        continue;
+      if (contains(Roots, E))
+        return true;
+      for (const ValueDecl *D : Sources.sourcesOf(Roots))
+        if (Holders.contains(D))
+          return true;
+    }
+    // Members and globals: any backward pass of the unit.
+    for (const ValueDecl *D : Holders)
+      if ((isa<FieldDecl>(D) || (isa<VarDecl>(D) &&
+                                 !cast<VarDecl>(D)->hasLocalStorage())) &&
+          walkedAnywhere(D))
+        return true;
+    // Returned: what the callers do with it.
+    if (returnsValue(E, Holders, Body, Sources)) {
+      auto Sites = Callers.of(Function);
+      if (!Sites)
+        return true;
+      for (const CallExpr *Site : *Sites)
+        if (ask(Site, Depth + 1))
+          return true;
+    }
+    // Handed to a function: what it does with it.
+    return handedOn(E, Holders, Body, Depth);
+  }
+
+private:
+  bool walkedAnywhere(const ValueDecl *D) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (Decl *TopLevel : Ctx.getTranslationUnitDecl()->decls()) {
+      if (SM.isInSystemHeader(TopLevel->getLocation()))
+        continue;
+      for (const CallExpr *Backward : backwardPassesInDecl(TopLevel))
+        if (const Stmt *Around = enclosingFunctionBody(Backward, Ctx))
+          if (walksGraphOf(Backward, D, TensorSources(Around)))
+            return true;
+    }
+    return false;
+  }
+
+
+  /// Whether the value, or a variable holding it, is an argument of a call
+  /// that may differentiate it.
+  bool handedOn(const Expr *E, const DeclSet &Holders, const Stmt *Body,
+                unsigned Depth) {
+    class Calls : public RecursiveASTVisitor<Calls> {
+    public:
+      llvm::SmallVector<const CallExpr *, 16> All;
+      bool VisitCallExpr(CallExpr *Call) {
+        All.push_back(Call);
+        return true;
+      }
+    } Found;
+    Found.TraverseStmt(const_cast<Stmt *>(Body));
+    for (const CallExpr *Call : Found.All) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (isForwardCall(Call) || isBackwardFunction(Callee))
+        continue;
+      for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
+        const Expr *Arg = Call->getArg(I);
+        const ValueDecl *D = referencedDecl(Arg);
+        if (stripWrappers(Arg) != stripWrappers(E) && !(D && Holders.contains(D)))
+          continue;
+        if (!Callee) {
+          if (OpaqueCallsMay)
+            return true;
+          continue;
+        }
+        // LibTorch and the standard library do not call backward().
+        std::string Name = Callee->getQualifiedNameAsString();
+        if (Callee->isInStdNamespace() || llvm::StringRef(Name).starts_with("at::") ||
+            llvm::StringRef(Name).starts_with("torch::") ||
+            llvm::StringRef(Name).starts_with("c10::"))
+          continue;
+        const FunctionDecl *Def = Callee->getDefinition();
+        if (!Def || !Def->hasBody()) {
+          if (OpaqueCallsMay)
+            return true;
+          continue;
+        }
+        // Its body is in the unit: does it differentiate the parameter?
+        unsigned Index = isa<CXXOperatorCallExpr>(Call) &&
+                                 isa<CXXMethodDecl>(Callee) &&
+                                 !cast<CXXMethodDecl>(Callee)->isStatic()
+                             ? I - 1
+                             : I;
+        if (Index >= Def->getNumParams())
+          return true;
+        if (paramDifferentiated(Def, Def->getParamDecl(Index), Depth))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  bool paramDifferentiated(const FunctionDecl *Def, const ParmVarDecl *Param,
+                           unsigned Depth) {
+    if (Depth > 3)
+      return true;
+    TensorSources Sources(Def->getBody());
+    for (const CallExpr *Backward : backwardPassesIn(Def->getBody()))
+      if (walksGraphOf(Backward, Param, Sources))
+        return true;
+    DeclSet From;
+    From.insert(Param);
+    DeclSet Holders = derivedFrom(From, Sources, Def->getBody());
+    for (const ValueDecl *D : Holders)
+      if (isa<FieldDecl>(D) && walkedAnywhere(D))
+        return true;
+    return false;
+  }
+
+  ASTContext &Ctx;
+  const CallSites &Callers;
+  bool OpaqueCallsMay;
+};
+} // namespace
+
+bool mayBeDifferentiated(const Expr *E, ASTContext &Ctx,
+                         const CallSites &Callers, bool OpaqueCallsMay) {
+  return Question(Ctx, Callers, OpaqueCallsMay).ask(E, 0);
+}
+
+bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body)
+    return false;
+  TensorSources Sources(Body);
+  return returnsValue(E, derivedFrom(storedInto(E, Ctx), Sources, Body), Body,
+                      Sources);
+}
+
+} // namespace torch_tidy::analysis

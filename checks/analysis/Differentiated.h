@@ -1,0 +1,34 @@
+//===--- Differentiated.h - D: does a value reach a backward pass? --------===//
+//
+// Whether the history of a value is wanted: a backward pass walks it. The
+// value is followed, in its function, into the variables it is stored in
+// and those computed from them; out of the function through its return
+// value, to every call site in the unit; into members and globals that a
+// backward pass of the unit walks; and into functions it is handed to. A
+// value handed to a function whose body is not in the unit, or returned by
+// a function whose callers are not all known, may be differentiated there.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_DIFFERENTIATED_H
+#define TORCH_TIDY_ANALYSIS_DIFFERENTIATED_H
+
+#include "checks/analysis/GradGuard.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+namespace torch_tidy::analysis {
+
+/// Whether a backward pass may walk the history of \p E's value. With
+/// \p OpaqueCallsMay, a function whose body is not in the unit may
+/// differentiate what it is handed; otherwise only what is seen counts.
+bool mayBeDifferentiated(const clang::Expr *E, clang::ASTContext &Ctx,
+                         const CallSites &Callers, bool OpaqueCallsMay);
+
+/// Whether \p E's value (an expression of function \p Function) leaves the
+/// function through a return statement.
+bool isReturned(const clang::Expr *E, const clang::FunctionDecl *Function,
+                clang::ASTContext &Ctx);
+
+} // namespace torch_tidy::analysis
+
+#endif

@@ -1,0 +1,140 @@
+//===--- ModuleMode.cpp - Is a module in evaluation mode here? ------------===//
+
+#include "checks/analysis/ModuleMode.h"
+
+#include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/History.h"
+#include "checks/analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+ModuleMode modeSetBy(const Stmt *S, const ASTContext &Ctx) {
+  const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(S);
+  const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+  if (!MD || !MD->getIdentifier() || !isModuleClass(MD->getParent()))
+    return ModuleMode::None;
+  if (MD->getName() == "eval")
+    return ModuleMode::Eval;
+  if (MD->getName() != "train")
+    return ModuleMode::None;
+  if (Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0)) &&
+      evaluateOptionalBool(Call->getArg(0), Ctx) == OptionalBool::False)
+    return ModuleMode::Eval;
+  return ModuleMode::Train;
+}
+
+const ValueDecl *moduleOf(const Expr *Object) {
+  for (unsigned Depth = 0; Depth < 4 && Object; ++Depth) {
+    Object = stripWrappers(Object);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object);
+        Op && (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star)) {
+      Object = Op->getArg(0);
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Object);
+        Call && Call->getMethodDecl() &&
+        Call->getMethodDecl()->getName() == "ptr") {
+      Object = Call->getImplicitObjectArgument();
+      continue;
+    }
+    return referencedDecl(Object);
+  }
+  return nullptr;
+}
+
+const Expr *forwardObject(const Expr *Forward) {
+  Forward = stripWrappers(Forward);
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Forward))
+    return Op->getArg(0);
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Forward))
+    return Call->getImplicitObjectArgument();
+  return nullptr;
+}
+
+static const Stmt *evalOnEveryPath(const Stmt *At, const ValueDecl *Model,
+                                   const FunctionFlow *Flow,
+                                   const ASTContext &Ctx) {
+  if (!Flow || !Flow->valid())
+    return nullptr;
+  auto Nearest = Flow->nearestBefore(At, [&](const Stmt *S) {
+    return modeSetBy(S, Ctx) != ModuleMode::None &&
+           (!Model || moduleOf(cast<CXXMemberCallExpr>(S)
+                                   ->getImplicitObjectArgument()) == Model);
+  });
+  if (Nearest.ReachesEntry || Nearest.Found.empty() ||
+      !llvm::all_of(Nearest.Found, [&](const Stmt *S) {
+        return modeSetBy(S, Ctx) == ModuleMode::Eval;
+      }))
+    return nullptr;
+  return Nearest.Found.front();
+}
+
+namespace {
+/// The mode changes of one member module across its class's methods.
+class MemberModes : public RecursiveASTVisitor<MemberModes> {
+public:
+  MemberModes(const FieldDecl *Member, const ASTContext &Ctx)
+      : Member(Member), Ctx(Ctx) {}
+  const Stmt *FirstEval = nullptr;
+  bool Trains = false;
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    ModuleMode Mode = modeSetBy(Call, Ctx);
+    if (Mode == ModuleMode::None ||
+        moduleOf(Call->getImplicitObjectArgument()) != Member)
+      return true;
+    if (Mode == ModuleMode::Train)
+      Trains = true;
+    else if (!FirstEval)
+      FirstEval = Call;
+    return true;
+  }
+
+private:
+  const FieldDecl *Member;
+  const ASTContext &Ctx;
+};
+} // namespace
+
+/// A member module that its class sets to evaluation mode and never back.
+static const Stmt *evalByClass(const FieldDecl *Member, ASTContext &Ctx) {
+  const auto *Class = dyn_cast<CXXRecordDecl>(Member->getParent());
+  if (!Class || !Class->hasDefinition())
+    return nullptr;
+  MemberModes Modes(Member, Ctx);
+  for (const CXXMethodDecl *Method : Class->methods()) {
+    const FunctionDecl *Def = Method->getDefinition();
+    if (Def && Def->hasBody())
+      Modes.TraverseStmt(Def->getBody());
+  }
+  // Constructors are methods too, but out-of-line definitions of any of
+  // them are found through getDefinition() above.
+  return Modes.Trains ? nullptr : Modes.FirstEval;
+}
+
+const Stmt *evalModeAt(const Expr *Forward, const Stmt *At,
+                       const FunctionFlow *Flow, ASTContext &Ctx) {
+  const ValueDecl *Model = moduleOf(forwardObject(Forward));
+  if (const Stmt *Eval = evalOnEveryPath(At, Model, Flow, Ctx))
+    return Eval;
+  if (const auto *Member = dyn_cast_or_null<FieldDecl>(Model)) {
+    // The class's mode holds unless this function changes it itself.
+    if (Flow && Flow->valid()) {
+      auto Nearest = Flow->nearestBefore(At, [&](const Stmt *S) {
+        return modeSetBy(S, Ctx) != ModuleMode::None &&
+               moduleOf(cast<CXXMemberCallExpr>(S)->getImplicitObjectArgument()) ==
+                   Member;
+      });
+      if (!Nearest.Found.empty())
+        return nullptr;
+    }
+    return evalByClass(Member, Ctx);
+  }
+  return nullptr;
+}
+
+} // namespace torch_tidy::analysis

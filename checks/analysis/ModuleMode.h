@@ -1,0 +1,42 @@
+//===--- ModuleMode.h - Is a module in evaluation mode here? --------------===//
+//
+// Evaluation code is code that runs a model in evaluation mode: after
+// `module->eval()` (or `train(false)`) on every path in its function, with
+// no `train()` since; or, for a module held as a member, in a class that puts
+// it in evaluation mode once (a constructor, `load()`, `setup()`) and never
+// back into training. Mode is per object, not per thread: it is asked of the
+// module a forward pass runs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TORCH_TIDY_ANALYSIS_MODULEMODE_H
+#define TORCH_TIDY_ANALYSIS_MODULEMODE_H
+
+#include "checks/analysis/FunctionFlow.h"
+#include "clang/AST/ASTContext.h"
+
+namespace torch_tidy::analysis {
+
+/// What a statement does to a module's mode: `m->eval()` / `m->train(false)`
+/// (evaluation) or `m->train()` (training).
+enum class ModuleMode { None, Eval, Train };
+ModuleMode modeSetBy(const clang::Stmt *S, const clang::ASTContext &Ctx);
+
+/// The module object a call is made on: `model` for `model->eval()`,
+/// `model.eval()`, `model->forward(x)`, `model(x)`, `this->net->eval()`.
+const clang::ValueDecl *moduleOf(const clang::Expr *Object);
+
+/// The object expression of the forward call \p Forward.
+const clang::Expr *forwardObject(const clang::Expr *Forward);
+
+/// The `eval()` call that puts the module of \p Forward in evaluation mode
+/// when the statement \p At of \p Flow's function runs (\p Forward itself,
+/// or the lambda that contains it): the nearest mode change of that module
+/// on every path before \p At is an eval(); or the module is a member that
+/// its class only ever sets to evaluation mode (and \p At's function does
+/// not change). nullptr when it is not known to be in evaluation mode.
+const clang::Stmt *evalModeAt(const clang::Expr *Forward, const clang::Stmt *At,
+                              const FunctionFlow *Flow, clang::ASTContext &Ctx);
+
+} // namespace torch_tidy::analysis
+
+#endif

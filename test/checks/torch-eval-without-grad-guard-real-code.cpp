@@ -1,0 +1,223 @@
+// The idioms of real evaluation and serving code: what
+// torch-eval-without-grad-guard must flag there, and the correct look-alikes
+// it must leave alone.
+// RUN: %check_torch_tidy %s torch-eval-without-grad-guard %t
+// RUN: %check_torch_tidy --std=c++20 %s torch-eval-without-grad-guard %t.cxx20
+
+#include <torch/torch.h>
+#include <torch/script.h>
+#include <functional>
+#include <future>
+#include <thread>
+#include <vector>
+
+// A minimal stand-in for googletest's TEST macro: the body becomes the
+// TestBody() of a class derived from testing::Test.
+namespace testing {
+class Test {
+public:
+  virtual ~Test() = default;
+  virtual void TestBody() = 0;
+};
+} // namespace testing
+#define TEST(Suite, Name)                                                      \
+  class Suite##_##Name##_Test : public ::testing::Test {                       \
+    void TestBody() override;                                                  \
+  };                                                                           \
+  void Suite##_##Name##_Test::TestBody()
+
+// A thread pool as projects write them.
+class ThreadPool {
+public:
+  void enqueue(std::function<void()> task);
+};
+
+// ---- Flagged ----------------------------------------------------------------
+
+// A prediction that returns the forward's result, which no caller
+// differentiates.
+torch::Tensor predict_scores(torch::nn::Linear &model, const torch::Tensor &x) {
+  return model(x).softmax(-1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode, so every call records an autograd graph and keeps its activations alive as long as the outputs [torch-eval-without-grad-guard]
+  // CHECK-FIXES: torch::Tensor predict_scores(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+}
+void report_scores(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto scores = predict_scores(model, x);
+  (void)scores.max().item<float>();
+}
+
+torch::Tensor act(torch::nn::Linear &policy, const torch::Tensor &observation) {
+  return policy(observation).argmax(-1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the model runs forward in evaluation code
+  // CHECK-FIXES: torch::Tensor act(torch::nn::Linear &policy, const torch::Tensor &observation) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+}
+
+// Inference in main() after eval().
+int main() {
+  torch::nn::Linear model(4, 2);
+  model->eval();
+  // CHECK-FIXES: model->eval();
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  for (int i = 0; i < 10; ++i) {
+    auto y = model(torch::ones({1, 4}));
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code
+    (void)y;
+  }
+  return 0;
+}
+
+// A class that puts its module in evaluation mode once and never back.
+struct Detector {
+  torch::nn::Linear net{4, 2};
+  Detector() { net->eval(); }
+  torch::Tensor detect(const torch::Tensor &image) {
+    auto out = net(image);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
+    // CHECK-MESSAGES: :[[@LINE-4]]:16: note: evaluation mode is set here, and the class never sets it back to training
+    // CHECK-FIXES: torch::Tensor detect(const torch::Tensor &image) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    return out.argmax(1);
+  }
+};
+
+struct Server {
+  torch::jit::Module module;
+  void load(const std::string &path) {
+    module = torch::jit::load(path);
+    module.eval();
+  }
+  std::vector<float> handle(const torch::Tensor &request) {
+    auto out = module.forward({request}).toTensor();
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
+    // CHECK-FIXES: std::vector<float> handle(const torch::Tensor &request) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    return {out.sum().item<float>()};
+  }
+};
+
+// Guards are per thread: a guard in the code that starts a thread does not
+// reach the thread.
+double evaluate_parallel(torch::nn::Linear &model, const std::vector<torch::Tensor> &batches) {
+  torch::NoGradGuard no_grad;
+  std::vector<std::thread> workers;
+  for (const auto &batch : batches)
+    workers.emplace_back([&model, batch] {
+      auto out = model(batch);
+      // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the model runs forward on another thread with no torch::NoGradGuard or c10::InferenceMode of its own: grad mode is thread-local, so the guard or evaluation mode of the code that starts the thread does not apply
+      // CHECK-FIXES: workers.emplace_back([&model, batch] {
+      // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+      (void)out;
+    });
+  for (auto &worker : workers)
+    worker.join();
+  return 0;
+}
+
+void serve_async(torch::nn::Linear &model, const torch::Tensor &x) {
+  c10::InferenceMode guard;
+  auto future = std::async(std::launch::async, [&] {
+    return model(x).sum().item<double>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward on another thread
+    // CHECK-FIXES: auto future = std::async(std::launch::async, [&] {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  });
+  (void)future.get();
+}
+
+void validate_in_pool(torch::nn::Linear &model, ThreadPool &pool, const torch::Tensor &x) {
+  model->eval();
+  pool.enqueue([&] {
+    auto y = model(x);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward on another thread
+    // CHECK-FIXES: pool.enqueue([&] {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    (void)y;
+  });
+}
+
+// A helper lambda run in evaluation code.
+void score_all(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  model->eval();
+  // CHECK-FIXES: model->eval();
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  auto score = [&](const torch::Tensor &x) { return model(x).max().item<float>(); };
+  // CHECK-MESSAGES: :[[@LINE-1]]:53: warning: the model runs forward in evaluation code
+  for (const auto &x : xs)
+    (void)score(x);
+}
+
+// ---- Not flagged ------------------------------------------------------------
+
+// A unit test that runs the model once keeps nothing past the test.
+TEST(LinearTest, Forward) {
+  torch::nn::Linear model(4, 2);
+  auto y = model(torch::ones({1, 4}));
+  (void)y;
+}
+TEST(LinearTest, EvalMode) {
+  torch::nn::Linear model(4, 2);
+  model->eval();
+  auto y = model(torch::ones({1, 4}));
+  (void)y;
+}
+
+// A prediction whose result a caller differentiates: training code.
+torch::Tensor predict_logits(torch::nn::Linear &model, const torch::Tensor &x) {
+  return model(x);
+}
+void train_step(torch::nn::Linear &model, const torch::Tensor &x, torch::optim::SGD &optimizer) {
+  auto loss = predict_logits(model, x).pow(2).mean();
+  optimizer.zero_grad();
+  loss.backward();
+  optimizer.step();
+}
+
+// An action whose log-probability is kept for the update.
+struct Agent {
+  torch::nn::Linear policy{4, 2};
+  std::vector<torch::Tensor> log_probs_;
+  torch::Tensor act(const torch::Tensor &obs) {
+    auto logits = policy(obs);
+    log_probs_.push_back(logits.log_softmax(-1).max());
+    return logits.argmax(-1);
+  }
+  void update(torch::optim::Adam &optimizer) {
+    auto loss = -torch::stack(log_probs_).sum();
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+    log_probs_.clear();
+  }
+};
+
+// at::launch carries grad mode over to the thread it runs on.
+void evaluate_launch(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::NoGradGuard no_grad;
+  at::launch([&] { auto y = model(x); (void)y; });
+}
+
+// The thread sets its own guard.
+void evaluate_threads_guarded(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::NoGradGuard no_grad;
+  std::thread worker([&] {
+    torch::NoGradGuard thread_guard;
+    auto y = model(x);
+    (void)y;
+  });
+  worker.join();
+}
+
+// A class that sets evaluation mode but trains again.
+struct Trainer {
+  torch::nn::Linear net{4, 1};
+  Trainer() { net->eval(); }
+  void fit(const torch::Tensor &x, torch::optim::SGD &optimizer) {
+    net->train();
+    auto loss = net(x).sum();
+    loss.backward();
+    optimizer.step();
+  }
+  torch::Tensor features(const torch::Tensor &x) { return net(x); }
+};

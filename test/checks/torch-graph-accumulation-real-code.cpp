@@ -1,0 +1,307 @@
+// The idioms of real training code: what torch-graph-accumulation must flag
+// there, and the correct look-alikes it must leave alone.
+// RUN: %check_torch_tidy %s torch-graph-accumulation %t
+// RUN: %check_torch_tidy --std=c++20 %s torch-graph-accumulation %t.cxx20
+
+#include <torch/torch.h>
+#include <torch/script.h>
+#include <functional>
+#include <tuple>
+#include <vector>
+
+// ---- Flagged ----------------------------------------------------------------
+
+// A loss computed by a helper defined in another file: handed history, it
+// returns history.
+torch::Tensor project_loss(const torch::Tensor &output, const torch::Tensor &target);
+
+void loss_from_another_file(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor total = torch::zeros({});
+  for (const auto &x : xs)
+    total += project_loss(model(x), x);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'total' outlives the iteration and takes on the autograd history of 'project_loss(model(x), x)' every time, so each step's graph and saved activations stay alive and memory grows with every step [torch-graph-accumulation]
+    // CHECK-FIXES: total += project_loss(model(x), x).detach();
+}
+
+struct LossMember {
+  std::function<torch::Tensor(torch::Tensor, torch::Tensor)> loss_function;
+  torch::Tensor (*criterion)(const torch::Tensor &, const torch::Tensor &) = nullptr;
+  torch::nn::Linear model{4, 1};
+  void epoch(const std::vector<torch::Tensor> &xs) {
+    torch::Tensor sum = torch::zeros({}), other = torch::zeros({});
+    for (const auto &x : xs) {
+      auto out = model(x);
+      sum += loss_function(out, x);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'sum' outlives the iteration and takes on the autograd history of 'loss_function(out, x)'
+      // CHECK-FIXES: sum += loss_function(out, x).detach();
+      other = other + criterion(out, x);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'other' outlives the iteration and takes on the autograd history of 'criterion(out, x)'
+      // CHECK-FIXES: other = other + criterion(out, x).detach();
+    }
+  }
+};
+
+// A member updated in a method the loop calls: reported at the update.
+struct Ema {
+  torch::Tensor ema_ = torch::zeros({});
+  void update(const torch::Tensor &loss) { ema_ = 0.9 * ema_ + 0.1 * loss; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: 'ema_' outlives the call and takes on the autograd history of '0.1 * loss' every time, so each step's graph and saved activations stay alive
+  // CHECK-FIXES: void update(const torch::Tensor &loss) { ema_ = 0.9 * ema_ + (0.1 * loss).detach(); }
+};
+void track_loss(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  Ema tracker;
+  for (const auto &x : xs)
+    tracker.update(model(x).sum());
+}
+
+// After backward() in the same iteration, only the graph's nodes are kept.
+struct Meter {
+  torch::Tensor total_;
+  void add(const torch::Tensor &loss) { total_ += loss; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 'total_' outlives the call and takes on the autograd history of 'loss' every time; backward() has freed the saved activations, but each step's autograd graph nodes stay alive and host memory grows with every step [torch-graph-accumulation]
+  // CHECK-FIXES: void add(const torch::Tensor &loss) { total_ += loss.detach(); }
+};
+void train_with_meter(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
+                      torch::optim::SGD &optimizer) {
+  Meter meter;
+  for (const auto &x : xs) {
+    auto loss = model(x).sum();
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+    meter.add(loss);
+  }
+}
+
+void node_only_local(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
+                     torch::optim::SGD &optimizer) {
+  torch::Tensor running = torch::zeros({});
+  for (const auto &x : xs) {
+    auto loss = model(x).mean();
+    loss.backward();
+    optimizer.step();
+    running = running + loss;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'running' outlives the iteration and takes on the autograd history of 'loss' every time; backward() has freed the saved activations
+    // CHECK-FIXES: running = running + loss.detach();
+  }
+}
+
+// In-place chains write into their first object.
+void in_place_chain(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor ema = torch::zeros({});
+  for (const auto &x : xs) {
+    auto loss = model(x).sum();
+    ema.mul_(0.9).add_(loss, 0.1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ema' outlives the iteration and takes on the autograd history of 'loss'
+    // CHECK-FIXES: ema.mul_(0.9).add_(loss.detach(), 0.1);
+  }
+}
+
+// Recurrent state carried through a structured binding, std::get, and a
+// TorchScript tuple, without detach().
+void state_through_binding(torch::nn::GRU &rnn, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor hidden = torch::zeros({1, 1, 16});
+  for (const auto &x : xs) {
+    auto [out, state] = rnn->forward(x, hidden);
+    hidden = state;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'hidden' is fed back into the model every iteration, so its autograd history chains all iterations together
+    // CHECK-FIXES: auto [out, state] = rnn->forward(x, hidden.detach());
+  }
+}
+
+void state_through_get(torch::nn::LSTM &lstm, const std::vector<torch::Tensor> &xs) {
+  std::tuple<torch::Tensor, torch::Tensor> state{torch::zeros({1, 1, 8}), torch::zeros({1, 1, 8})};
+  for (const auto &x : xs) {
+    auto result = lstm->forward(x, state);
+    state = std::get<1>(result);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'state' is fed back into the model every iteration, so its autograd history chains all iterations together
+  }
+}
+
+void state_through_forward_as_tuple(torch::nn::LSTM &lstm, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor out, h = torch::zeros({1, 1, 8}), c = torch::zeros({1, 1, 8});
+  for (const auto &x : xs)
+    std::forward_as_tuple(out, std::tie(h, c)) = lstm->forward(x, std::make_tuple(h, c));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'c' is fed back into the model every iteration, so its autograd history chains all iterations together
+    // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'h' is fed back into the model every iteration, so its autograd history chains all iterations together
+    // CHECK-FIXES: std::forward_as_tuple(out, std::tie(h, c)) = lstm->forward(x, std::make_tuple(h.detach(), c.detach()));
+}
+
+void scripted_state(torch::jit::Module &module, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor hidden = torch::zeros({1, 8});
+  for (const auto &x : xs) {
+    auto outputs = module.forward({x, hidden}).toTuple();
+    hidden = outputs->elements()[1].toTensor();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'hidden' is fed back into the model every iteration, so its autograd history chains all iterations together
+  }
+}
+
+// An output fed back as the next input of a control loop.
+struct Controller {
+  torch::nn::Linear policy{8, 4};
+  torch::Tensor last_action_ = torch::zeros({1, 4});
+  void step(const torch::Tensor &observation) {
+    last_action_ = policy(torch::cat({observation, last_action_}, 1));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'last_action_' is fed back into the model every iteration, so its autograd history chains all iterations together
+    // CHECK-FIXES: last_action_ = policy(torch::cat({observation, last_action_.detach()}, 1));
+  }
+};
+
+void growing_observation(torch::nn::Linear &policy, torch::Tensor obs) {
+  for (int t = 0; t < 100; ++t) {
+    auto action = policy(obs);
+    // CHECK-FIXES: auto action = policy(obs.detach());
+    obs = torch::cat({obs, action}, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'obs' is fed back into the model every iteration, so its autograd history chains all iterations together
+    // CHECK-FIXES: obs = torch::cat({obs.detach(), action}, 1);
+  }
+}
+
+// A backward pass walks the running value: detaching what is added would
+// change its gradients, so no fix is offered.
+void backward_through_total(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor total = torch::zeros({});
+  for (const auto &x : xs) {
+    total = total + model(x).sum();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'total' outlives the iteration and takes on the autograd history of 'model(x).sum()'
+    // CHECK-MESSAGES: :[[@LINE-2]]:5: note: no fix: a backward pass walks this graph, so detaching what is stored would change its gradients
+    total.backward({}, /*retain_graph=*/true);
+  }
+}
+
+// ---- Not flagged ------------------------------------------------------------
+
+// Gradient accumulation done right: the window is backpropagated and reset
+// every k micro-batches.
+void accumulation_window(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
+                         torch::optim::SGD &optimizer) {
+  torch::Tensor window = torch::zeros({});
+  for (size_t i = 0; i < xs.size(); ++i) {
+    auto loss = model(xs[i]).sum() / 4;
+    window = window + loss;
+    if ((i + 1) % 4 == 0) {
+      window.backward();
+      optimizer.step();
+      optimizer.zero_grad();
+      window = torch::zeros({});
+    }
+  }
+}
+
+void accumulation_window_resets(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor a, b, c = torch::zeros({});
+  for (size_t i = 0; i < xs.size(); ++i) {
+    a += model(xs[i]).sum();
+    b += model(xs[i]).sum();
+    c.add_(model(xs[i]).sum());
+    if ((i + 1) % 8 == 0) {
+      (a + b + c).backward();
+      a.reset();
+      b = torch::Tensor();
+      c = torch::zeros({});
+    }
+  }
+}
+
+struct Accumulator {
+  torch::nn::Linear model{4, 1};
+  torch::Tensor window_;
+  void micro_batch(const torch::Tensor &x) { window_ += model(x).sum(); }
+  void apply(torch::optim::SGD &optimizer) {
+    window_.backward();
+    optimizer.step();
+    window_ = torch::Tensor();
+  }
+};
+
+// Truncated backpropagation through time: the state is cut each iteration.
+void truncated_bptt(torch::nn::GRU &rnn, torch::nn::Linear &head,
+                    const std::vector<torch::Tensor> &xs, torch::optim::SGD &optimizer) {
+  torch::Tensor hidden = torch::zeros({1, 1, 16}), h2 = hidden, h3 = hidden;
+  for (const auto &x : xs) {
+    hidden = hidden.detach();
+    h2.detach_();
+    torch::Tensor out;
+    std::tie(out, hidden) = rnn->forward(x, hidden);
+    auto [out2, state2] = rnn->forward(x, h2);
+    h2 = state2;
+    h3 = std::get<1>(rnn->forward(x, h3.detach()));
+    head(out + out2).sum().backward();
+    optimizer.step();
+  }
+}
+
+// A member overwritten from fresh inputs before it is reused.
+struct EncoderImpl : torch::nn::Module {
+  torch::nn::Linear l1{4, 4}, l2{4, 4};
+  torch::Tensor mu_;
+  torch::Tensor forward(torch::Tensor x) {
+    mu_ = torch::relu(l1(x));
+    mu_ = torch::relu(l2(mu_));
+    return mu_;
+  }
+};
+
+// A forward lambda's by-value parameter is fresh on every call.
+void forward_lambda(torch::nn::Linear &l1, torch::nn::Linear &l2,
+                    const std::vector<torch::Tensor> &xs, torch::optim::SGD &optimizer) {
+  auto forward = [&](torch::Tensor x) {
+    x = l1->forward(x);
+    x = torch::relu(x);
+    x = l2->forward(x);
+    return x;
+  };
+  for (const auto &x : xs) {
+    auto loss = forward(x).sum();
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+  }
+}
+
+// An unrolled decoder: the state carried across the time steps of one
+// sequence builds the result its caller backpropagates once.
+struct DecoderImpl : torch::nn::Module {
+  torch::nn::GRUCell cell{8, 8};
+  torch::nn::Linear out{8, 4};
+  torch::Tensor forward(torch::Tensor h, int64_t steps) {
+    std::vector<torch::Tensor> outputs;
+    torch::Tensor input = torch::zeros({1, 8});
+    for (int64_t t = 0; t < steps; ++t) {
+      h = cell(input, h);
+      input = h;
+      outputs.push_back(out(h));
+    }
+    return torch::stack(outputs);
+  }
+};
+torch::Tensor sample(torch::nn::Linear &model, torch::Tensor x, int64_t steps) {
+  torch::Tensor sum = torch::zeros_like(x);
+  for (int64_t t = 0; t < steps; ++t) {
+    x = model(x);
+    sum = sum + x;
+  }
+  return sum;
+}
+
+// Metrics computed elsewhere that return no history.
+torch::Tensor accuracy(const torch::Tensor &output, const torch::Tensor &target);
+int64_t count_correct(const torch::Tensor &output, const torch::Tensor &target);
+void metrics_from_another_file(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor acc = torch::zeros({});
+  int64_t correct = 0;
+  for (const auto &x : xs) {
+    auto out = model(x);
+    acc += accuracy(out, x);
+    correct += count_correct(out, x);
+  }
+}
+
+// Parameters summed into a norm once per call: a local, no loop around.
+double parameter_norm(torch::nn::Linear &model) {
+  torch::NoGradGuard no_grad;
+  torch::Tensor norm = torch::zeros({});
+  for (const auto &p : model->parameters())
+    norm += p.pow(2).sum();
+  return norm.item<double>();
+}

@@ -1,0 +1,172 @@
+// The idioms of real training code: what torch-graph-in-container must flag
+// there, and the correct look-alikes it must leave alone.
+// RUN: %check_torch_tidy %s torch-graph-in-container %t
+// RUN: %check_torch_tidy --std=c++20 %s torch-graph-in-container %t.cxx20
+
+#include <torch/torch.h>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+// ---- Flagged ----------------------------------------------------------------
+
+// A metrics class whose add() keeps every loss it is handed.
+struct LossHistory {
+  std::vector<torch::Tensor> history_;
+  void add(const torch::Tensor &loss) { history_.push_back(loss); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 'history_' outlives the call and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+  // CHECK-FIXES: void add(const torch::Tensor &loss) { history_.push_back(loss.detach()); }
+};
+void log_losses(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  LossHistory history;
+  for (const auto &x : xs)
+    history.add(model(x).sum());
+}
+
+// A metrics buffer filled with losses.
+void loss_buffer(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor losses = torch::zeros({static_cast<int64_t>(xs.size())});
+  torch::Tensor again = torch::zeros({static_cast<int64_t>(xs.size())});
+  for (size_t i = 0; i < xs.size(); ++i) {
+    auto loss = model(xs[i]).sum();
+    losses[i] = loss;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'losses' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: losses[i] = loss.detach();
+    again.index_put_({static_cast<int64_t>(i)}, loss);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'again' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: again.index_put_({static_cast<int64_t>(i)}, loss.detach());
+  }
+}
+
+// Rollout storage cleared every n steps, used only detached: bounded, but
+// each graph lives n steps for nothing.
+struct Rollout {
+  torch::nn::Linear critic{4, 1};
+  std::vector<torch::Tensor> values_;
+  void step(const torch::Tensor &observation) {
+    values_.push_back(critic(observation));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'values_' outlives the call and each time a tensor that carries autograd history is stored in it
+    // CHECK-MESSAGES: :[[@LINE+5]]:5: note: 'values_' is cleared here, which bounds the growth, but every graph stored before it stays alive until then
+    // CHECK-FIXES: values_.push_back(critic(observation).detach());
+  }
+  torch::Tensor returns() {
+    auto all = torch::cat(values_).detach();
+    values_.clear();
+    return all;
+  }
+};
+
+// Stored after backward() in the same iteration: only graph nodes stay.
+void losses_after_backward(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
+                           torch::optim::SGD &optimizer) {
+  std::vector<torch::Tensor> losses;
+  for (const auto &x : xs) {
+    auto loss = model(x).mean();
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+    losses.push_back(loss);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'losses' outlives the iteration and each time a tensor that carries autograd history is stored in it; backward() has freed the saved activations, but each step's autograd graph nodes stay reachable and host memory grows with every step [torch-graph-in-container]
+    // CHECK-FIXES: losses.push_back(loss.detach());
+  }
+}
+
+// A loss computed by a function defined elsewhere.
+torch::Tensor smooth_l1(const torch::Tensor &output, const torch::Tensor &target);
+void per_sample_losses(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
+                       std::map<std::string, torch::Tensor> &by_name) {
+  for (const auto &x : xs)
+    by_name["last"] = smooth_l1(model(x), x);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'by_name' outlives the call and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: by_name["last"] = smooth_l1(model(x), x).detach();
+}
+
+// A backward pass walks what is stored in the same iteration: no fix.
+void stored_and_backpropagated(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> kept;
+  for (const auto &x : xs) {
+    kept.push_back(model(x).sum());
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'kept' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-MESSAGES: :[[@LINE-2]]:5: note: no fix: a backward pass walks this graph, so detaching what is stored would change its gradients
+    torch::stack(kept).sum().backward({}, /*retain_graph=*/true);
+  }
+}
+
+// ---- Not flagged ------------------------------------------------------------
+
+// Parameters and leaves keep no graph.
+struct NetImpl : torch::nn::Module {
+  NetImpl() { scale = register_parameter("scale", torch::ones({1})); }
+  torch::Tensor scale;
+};
+TORCH_MODULE(Net);
+void parameter_lists(torch::nn::Linear &model, Net &net) {
+  std::vector<torch::Tensor> params, named, leaves, weights;
+  for (auto &p : model->parameters())
+    params.push_back(p);
+  for (auto &item : model->named_parameters())
+    named.push_back(item.value());
+  for (int i = 0; i < 3; ++i)
+    leaves.push_back(torch::randn({3}, torch::requires_grad()));
+  for (int i = 0; i < 3; ++i)
+    weights.push_back(net->scale);
+  weights.push_back(model->weight);
+}
+
+// An action sampled under a guard inside the callee keeps no graph; the value
+// next to it does, but only the action is stored.
+struct ActorCriticImpl : torch::nn::Module {
+  torch::nn::Linear actor{4, 2}, critic{4, 1};
+  std::tuple<torch::Tensor, torch::Tensor> act(const torch::Tensor &observation) {
+    auto value = critic(observation);
+    torch::Tensor action;
+    {
+      torch::NoGradGuard no_grad;
+      action = actor(observation).softmax(-1).multinomial(1);
+    }
+    return std::make_tuple(action, value);
+  }
+};
+TORCH_MODULE(ActorCritic);
+void collect_actions(ActorCritic &agent, const std::vector<torch::Tensor> &observations) {
+  std::vector<torch::Tensor> actions;
+  for (const auto &obs : observations) {
+    actions.push_back(std::get<0>(agent->act(obs)));
+    auto [action, value] = agent->act(obs);
+    actions.push_back(action);
+  }
+}
+
+// Per-step outputs gathered into a local container or tensor and returned:
+// an unrolled sequence whose caller backpropagates it once.
+struct SeqDecoderImpl : torch::nn::Module {
+  torch::nn::GRUCell cell{8, 8};
+  torch::nn::Linear head{8, 4};
+  torch::Tensor forward(torch::Tensor h, int64_t steps) {
+    std::vector<torch::Tensor> outputs;
+    torch::Tensor logits = torch::zeros({steps, 4});
+    for (int64_t t = 0; t < steps; ++t) {
+      h = cell(torch::zeros({1, 8}), h);
+      outputs.push_back(head(h));
+      logits.index_put_({t}, head(h).squeeze(0));
+    }
+    return torch::cat({torch::stack(outputs), logits});
+  }
+};
+
+// REINFORCE: the episode's log-probabilities are backpropagated after it and
+// the list starts afresh.
+void reinforce(torch::nn::Linear &policy, const std::vector<torch::Tensor> &steps,
+               torch::optim::Adam &optimizer) {
+  std::vector<torch::Tensor> log_probs;
+  for (int episode = 0; episode < 10; ++episode) {
+    log_probs = {};
+    for (const auto &obs : steps)
+      log_probs.push_back(policy(obs).log_softmax(-1).max());
+    auto loss = -torch::stack(log_probs).sum();
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+  }
+}
