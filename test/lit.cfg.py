@@ -10,7 +10,7 @@ import lit.formats
 config.name = "torch-tidy"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs", "tools", "CMakeLists.txt", "check_torch_tidy.py", "deb_package.py", "identity.py", "bench"]
+config.excludes = ["Inputs", "tools", "CMakeLists.txt", "check_torch_tidy.py", "deb_package.py", "identity.py", "bench", "corpus"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.torch_tidy_build_dir, "test")
 
