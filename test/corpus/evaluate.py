@@ -262,7 +262,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("projects", nargs="*", metavar="PROJECT",
                         help="corpus folders (owner+name, or a path); default: all")
-    parser.add_argument("--torch-tidy", type=Path, default=REPO / "build/bin/torch-tidy")
+    parser.add_argument("--torch-tidy", type=Path, default=REPO / "build/bin/torch-tidy",
+                        help="the binary to run (default: %(default)s)")
     parser.add_argument("-j", "--jobs", type=int, default=2,
                         help="files run at once (default: %(default)s)")
     parser.add_argument("--corpus-dir", type=Path, default=CACHE / "corpus",
@@ -291,7 +292,10 @@ def main():
         for folder in folders:  # every manifest is checked before anything runs
             if not (folder / "project.json").is_file():
                 raise CannotRun(f"no project.json in {folder}")
-            r = prepare_project(folder, args)
+            try:
+                r = prepare_project(folder, args)
+            except KeyError as err:
+                raise CannotRun(f"{folder / 'project.json'} or its sites.csv lacks {err}")
             if isinstance(r, str):
                 skipped.append({"project": folder.name, "why": r})
             else:
