@@ -176,7 +176,8 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   // Inside a module's own forward, the model's caller decides.
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Function))
-    if (analysis::isModuleClass(MD->getParent()))
+    if (analysis::isModuleClass(MD->getParent()) &&
+        (!MD->getIdentifier() || MD->getName() == "forward"))
       return;
   auto Known = Findings.find(Function);
   const SourceManager &SM = Ctx.getSourceManager();

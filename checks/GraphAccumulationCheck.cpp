@@ -152,7 +152,7 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
                        return Carried.dependsOnCarried(V);
                      }))
       continue; // a plain overwrite keeps one graph at most
-    if (analysis::isBoundedOnPurpose(*Life, W.At, Ctx))
+    if (analysis::isBoundedOnPurpose(*Life, W.At, Ctx, &Facts.callers(Ctx)))
       continue;
     analysis::WriteParts Parts;
     for (const Expr *V : W.Values) {

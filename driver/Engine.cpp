@@ -16,6 +16,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
@@ -259,6 +260,16 @@ public:
              TUResult &Result)
       : Factory(Factory), Opts(Opts), Result(Result) {}
 
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    // A header that is not on this machine (OpenCV, generated protobuf
+    // code) leaves the rest of the unit to analyse: the code that does not
+    // depend on it, and Clang's recovery of the code that does.
+    if (Opts.ErrorRecovery)
+      CI.getDiagnostics().setSeverity(diag::err_pp_file_not_found,
+                                      diag::Severity::Error, SourceLocation());
+    return ASTFrontendAction::BeginSourceFileAction(CI);
+  }
+
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef File) override {
     if (Opts.SkipSystemBodies)
@@ -296,6 +307,8 @@ public:
                      DiagnosticConsumer *DiagConsumer) override {
     // As clang-tidy: the code sees __clang_analyzer__.
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    if (Opts.ErrorRecovery)
+      Invocation->getDiagnosticOpts().ErrorLimit = 0;
     if (Preambles && Absences) {
       std::string What;
       std::optional<Preamble> P = Preambles->get(
@@ -364,6 +377,60 @@ void traceCache(llvm::StringRef What, llvm::StringRef File) {
                              .value_or("") == "1";
   if (On)
     llvm::errs() << "torch-tidy: cache " << What << ": " << File << "\n";
+}
+
+/// In a unit with compiler errors, each torch finding says that it comes
+/// from the parts of the file that were understood.
+void noteRecoveredFindings(std::vector<ClangTidyError> &Errors) {
+  const ClangTidyError *First = nullptr;
+  unsigned Count = 0;
+  for (const ClangTidyError &E : Errors)
+    if (E.DiagnosticName == "clang-diagnostic-error") {
+      First = First ? First : &E;
+      ++Count;
+    }
+  if (!First)
+    return;
+  // With no error limit, a unit that misses a header it uses everywhere
+  // would print an error per use: keep as many as clang would have shown.
+  constexpr unsigned Shown = 20;
+  if (Count > Shown) {
+    unsigned Seen = 0;
+    ClangTidyError *Last = nullptr;
+    llvm::erase_if(Errors, [&](ClangTidyError &E) {
+      if (E.DiagnosticName != "clang-diagnostic-error")
+        return false;
+      return ++Seen > Shown;
+    });
+    for (ClangTidyError &E : Errors)
+      if (E.DiagnosticName == "clang-diagnostic-error")
+        Last = &E;
+    First = nullptr;
+    for (const ClangTidyError &E : Errors)
+      if (E.DiagnosticName == "clang-diagnostic-error") {
+        First = &E;
+        break;
+      }
+    tooling::DiagnosticMessage More;
+    More.Message = std::to_string(Count - Shown) + " more compiler errors "
+                   "are not shown";
+    More.FilePath = Last->Message.FilePath;
+    More.FileOffset = Last->Message.FileOffset;
+    Last->Notes.push_back(More);
+  }
+  std::string Message =
+      "the file has " + std::to_string(Count) + " compiler error" +
+      (Count == 1 ? "" : "s") + " (the first: " + First->Message.Message +
+      "); this finding comes from the code around them, which was still "
+      "analysed";
+  for (ClangTidyError &E : Errors)
+    if (llvm::StringRef(E.DiagnosticName).starts_with("torch-")) {
+      tooling::DiagnosticMessage Note;
+      Note.Message = Message;
+      Note.FilePath = First->Message.FilePath;
+      Note.FileOffset = First->Message.FileOffset;
+      E.Notes.push_back(Note);
+    }
 }
 
 } // namespace
@@ -439,6 +506,8 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
                             Absences.get());
   Tool.run(&Factory);
   Result.Errors = DiagConsumer.take();
+  if (Opts.ErrorRecovery)
+    noteRecoveredFindings(Result.Errors);
   Result.Stats = Context.getStats();
   // A preamble built in this run was looked up through this recorder too.
   Result.AbsentPaths = Absences->paths();

@@ -185,6 +185,7 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Args, DriverOptions &O,
     } BoolFlags[] = {{"no-skip-torchless", &O.SkipTorchlessTUs, false},
                      {"no-skip-system-bodies", &O.SkipSystemBodies, false},
                      {"no-traversal-scope", &O.TraversalScope, false},
+                     {"no-error-recovery", &O.ErrorRecovery, false},
                      {"no-cache", &O.UseCache, false},
                      {"no-preamble-cache", &O.UsePreamble, false},
                      {"torch-tidy-reuse-preambles", &O.BuildPreambles, false}};
@@ -277,6 +278,10 @@ torch-tidy project options (in addition to clang-tidy's):
                            turns both off
   --no-preamble-cache, --no-skip-system-bodies, --no-traversal-scope
                            turn off a speed-up (results are the same)
+  --no-error-recovery      stop where clang-tidy stops: at a missing #include
+                           and after clang's error limit (by default the
+                           rest of the file is still analysed, and findings
+                           in a file with compiler errors say so in a note)
   torch-tidy merge [--format=json|sarif|fixes|baseline] -o <out> <inputs...>
                            combine per-shard outputs
   torch-tidy apply-fixes <fixes.yaml...>

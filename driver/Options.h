@@ -43,6 +43,11 @@ struct DriverOptions {
   unsigned ShardIndex = 0, ShardCount = 0; // --shard=K/N: K-1, N
   std::string Progress = "auto";           // auto, always, never
   bool SkipTorchlessTUs = true;
+  /// Go on past compiler errors: no error limit, and a missing #include is
+  /// an error rather than a fatal one, so that the rest of the unit (the
+  /// code that does not depend on it) is still analysed.
+  /// --no-error-recovery restores clang-tidy's behaviour.
+  bool ErrorRecovery = true;
 
   // Speed-ups, each on by default and with a flag to turn it off.
   bool SkipSystemBodies = true;

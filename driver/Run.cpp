@@ -397,6 +397,8 @@ int runChecks(DriverOptions &O, const char *Argv0) {
       Plan.CommonArgs.push_back("--no-skip-system-bodies");
     if (!O.TraversalScope)
       Plan.CommonArgs.push_back("--no-traversal-scope");
+    if (!O.ErrorRecovery)
+      Plan.CommonArgs.push_back("--no-error-recovery");
     if (!O.UseCache)
       Plan.CommonArgs.push_back("--no-cache");
     if (!O.UsePreamble)

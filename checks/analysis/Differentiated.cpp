@@ -125,7 +125,10 @@ public:
     if (!Body || Depth > 3)
       return true; // cannot follow it further: assume it is
     TensorSources Sources(Body);
-    DeclSet Holders = derivedFrom(storedInto(E, Ctx), Sources, Body);
+    DeclSet Stored = storedInto(E, Ctx);
+    if (const ValueDecl *D = referencedDecl(E))
+      Stored.insert(D); // a variable: itself
+    DeclSet Holders = derivedFrom(Stored, Sources, Body);
     // A backward pass in the function.
     for (const CallExpr *Backward : backwardPassesIn(Body)) {
       const Expr *Roots = backwardRoots(Backward);

@@ -209,7 +209,12 @@ static bool mayHoldHistory(QualType T, unsigned Depth = 0) {
   std::string Name = RD->getQualifiedNameAsString();
   if (Name == "c10::IValue" || Name == "c10::ivalue::Tuple")
     return true;
+  // A class nested in a template over tensors (OrderedDict<K, Tensor>::Item)
+  // holds what the template holds.
   const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec)
+    if (const auto *Outer = dyn_cast<CXXRecordDecl>(RD->getDeclContext()))
+      return mayHoldHistory(QualType(Outer->getTypeForDecl(), 0), Depth + 1);
   if (!Spec)
     return false;
   for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())

@@ -3,6 +3,7 @@
 #include "checks/analysis/Outlives.h"
 
 #include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/Differentiated.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/History.h"
@@ -200,14 +201,25 @@ bool consumedAndResetInLoop(const Lifetime &L, ASTContext &Ctx) {
 /// itself (no backward pass, no optimizer step) and returns, with its
 /// history, what the loop gathered (an unrolled decoder's forward, a
 /// sample()). Its caller decides what to do with the graph.
-bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx) {
+bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
+                          const CallSites *Callers) {
   const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body || !holdsTensors(Function->getReturnType()) || trainsIn(Body))
     return false;
   TensorSources Sources(Body);
-  return llvm::any_of(returnedValues(Body), [&](const Expr *Value) {
-    return !cutsHistory(Value, Ctx) && Sources.sourcesOf(Value).contains(L.Target);
+  if (llvm::none_of(returnedValues(Body), [&](const Expr *Value) {
+        return !cutsHistory(Value, Ctx) &&
+               Sources.sourcesOf(Value).contains(L.Target);
+      }))
+    return false;
+  // The caller decides: unless every caller is known, and none of them may
+  // backpropagate what it gets.
+  auto Sites = Callers ? Callers->of(Function) : std::nullopt;
+  if (!Sites || Sites->empty())
+    return true;
+  return llvm::any_of(*Sites, [&](const CallExpr *Site) {
+    return mayBeDifferentiated(Site, Ctx, *Callers, /*OpaqueCallsMay=*/true);
   });
 }
 } // namespace
@@ -234,11 +246,12 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   return nullptr;
 }
 
-bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
+bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
+                        const CallSites *Callers) {
   const SourceManager &SM = Ctx.getSourceManager();
   if (L.Kind == Lifetime::Loop)
     return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
-           buildsFunctionResult(L, Ctx);
+           buildsFunctionResult(L, Ctx, Callers);
   // A member or global: somewhere in this file a backward pass walks it and
   // something clears or replaces it.
   bool Consumed = false, Reset = false;

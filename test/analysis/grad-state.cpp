@@ -5,7 +5,9 @@
 #include <torch/torch.h>
 #include <torch/script.h>
 #include <thread>
+#include <functional>
 #include <future>
+#include <vector>
 #include <optional>
 
 void probe();
@@ -207,4 +209,26 @@ void loops(std::vector<int> items) {
       probe();
     }();
   }
+}
+
+// Threads: a guard does not reach a lambda that runs on another thread,
+// except through at::launch, which carries grad mode over.
+class ThreadPool {
+public:
+  void enqueue(std::function<void()> task);
+};
+void threads(ThreadPool &pool) {
+  torch::NoGradGuard no_grad;
+  std::vector<std::thread> workers;
+  // CHECK: [[@LINE+1]]:29: grad=recording loop=none
+  workers.emplace_back([] { probe(); });
+  // CHECK: [[@LINE+1]]:21: grad=recording loop=none
+  pool.enqueue([] { probe(); });
+  // CHECK: [[@LINE+1]]:48: grad=recording loop=none
+  auto f = std::async(std::launch::async, [] { probe(); });
+  // CHECK: [[@LINE+1]]:19: grad=not-recording loop=none
+  at::launch([] { probe(); });
+  // Run here, on this thread.
+  // CHECK: [[@LINE+1]]:8: grad=not-recording loop=none
+  [] { probe(); }();
 }

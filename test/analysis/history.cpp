@@ -3,6 +3,7 @@
 
 #include <torch/torch.h>
 #include <torch/script.h>
+#include <functional>
 #include <tuple>
 #include <vector>
 
@@ -145,4 +146,95 @@ void helper_result(torch::nn::Linear &model, const torch::Tensor &x) {
   // Every call of guarded_helper... but this one is not guarded.
   // CHECK: [[@LINE+1]]:3: history=yes
   probe_history(guarded_helper(model, x));
+}
+
+// Leaves keep no graph; a differentiable op on one records a graph.
+void leaves(torch::nn::Linear &model, Net &net) {
+  for (auto &p : model->parameters()) {
+    // CHECK: [[@LINE+1]]:5: history=leaf
+    probe_history(p);
+    // CHECK: [[@LINE+1]]:5: history=yes
+    probe_history(p * 2);
+  }
+  for (auto &item : model->named_parameters())
+    // CHECK: [[@LINE+1]]:5: history=leaf
+    probe_history(item.value());
+  // CHECK: [[@LINE+1]]:3: history=leaf
+  probe_history(model->weight);
+  auto w = torch::zeros({3}).requires_grad_();
+  // CHECK: [[@LINE+1]]:3: history=leaf
+  probe_history(w);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(w[0]);
+}
+
+// The elements of a tuple built in view are told apart.
+std::tuple<torch::Tensor, torch::Tensor> act(torch::nn::Linear &actor,
+                                             torch::nn::Linear &critic,
+                                             const torch::Tensor &obs) {
+  auto value = critic(obs);
+  torch::Tensor action;
+  {
+    torch::NoGradGuard no_grad;
+    action = actor(obs).argmax(-1).to(torch::kFloat);
+  }
+  return std::make_tuple(action, value);
+}
+void elements(torch::nn::Linear &actor, torch::nn::Linear &critic,
+              const torch::Tensor &obs) {
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(std::get<0>(act(actor, critic, obs)));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(std::get<1>(act(actor, critic, obs)));
+  auto [a, v] = act(actor, critic, obs);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(a);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(v);
+  torch::Tensor a2, v2;
+  std::tie(a2, v2) = act(actor, critic, obs);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(a2);
+  auto pair = std::make_pair(actor(obs), obs);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(pair.first);
+}
+
+// A function whose body is not in view returns history when handed it,
+// unless its name says it is a metric.
+torch::Tensor compute_loss(const torch::Tensor &out, const torch::Tensor &target);
+torch::Tensor accuracy(const torch::Tensor &out, const torch::Tensor &target);
+struct Base {
+  virtual ~Base() = default;
+  virtual torch::Tensor transform(const torch::Tensor &t) { return t * 0; }
+};
+void opaque(torch::nn::Linear &model, const torch::Tensor &x,
+            std::function<torch::Tensor(const torch::Tensor &)> loss_fn,
+            torch::Tensor (*criterion)(const torch::Tensor &), Base &base) {
+  auto out = model(x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(compute_loss(out, x));
+  // CHECK: [[@LINE+1]]:3: history=unknown
+  probe_history(accuracy(out, x));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(loss_fn(out));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(criterion(out));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(base.transform(out));
+  // CHECK: [[@LINE+1]]:3: history=unknown
+  probe_history(compute_loss(x, x));
+  auto square = [](const torch::Tensor &t) { return t * t; };
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(square(out));
+}
+
+// A parameter takes the history its call sites hand it.
+void sink(const torch::Tensor &t) {
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(t);
+}
+void feed(torch::nn::Linear &model, const torch::Tensor &x) {
+  for (int i = 0; i < 3; ++i)
+    sink(model(x));
 }

@@ -72,3 +72,64 @@ void bounded(torch::nn::Linear &model, const torch::Tensor &x) {
     total.backward();
   }
 }
+
+// Gradient accumulation: consumed and reset in the same loop.
+void window(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::Tensor acc = torch::zeros({});
+  for (int i = 0; i < 8; ++i) {
+    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    probe_outlives(acc);
+    acc = acc + model(x).sum();
+    if (i % 4 == 3) {
+      acc.backward();
+      acc = torch::zeros({});
+    }
+  }
+}
+
+// A loop that builds its function's result, with no training of its own.
+torch::Tensor unroll(torch::nn::Linear &model, torch::Tensor h) {
+  std::vector<torch::Tensor> outputs;
+  for (int t = 0; t < 5; ++t) {
+    h = model(h);
+    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    probe_outlives(outputs);
+    outputs.push_back(h);
+  }
+  return torch::stack(outputs);
+}
+// Every caller is known, and none backpropagates the result.
+std::vector<torch::Tensor> gather(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> outputs;
+  for (const auto &x : xs) {
+    // CHECK: [[@LINE+1]]:5: outlives=loop{{$}}
+    probe_outlives(outputs);
+    outputs.push_back(model(x));
+  }
+  return outputs;
+}
+double largest(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  return torch::stack(gather(model, xs)).max().item<double>();
+}
+double unroll_scalar(torch::nn::Linear &model, torch::Tensor h) {
+  torch::Tensor total = torch::zeros({});
+  for (int t = 0; t < 5; ++t) {
+    // Returned without history: not the caller's graph.
+    // CHECK: [[@LINE+1]]:5: outlives=loop{{$}}
+    probe_outlives(total);
+    total = total + model(h).sum();
+  }
+  return total.item<double>();
+}
+
+// A lambda's by-value parameter is made afresh by every call.
+void fresh(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto step = [&](torch::Tensor y) {
+    // CHECK: [[@LINE+1]]:5: outlives=no
+    probe_outlives(y);
+    y = model(y);
+    return y;
+  };
+  for (int i = 0; i < 3; ++i)
+    step(x);
+}

@@ -6,12 +6,22 @@
 //   LINE:COL: sources=a,b,c
 // for `probe_history(expr)`, H:  LINE:COL: history=<yes|no|unknown>
 // for `probe_outlives(target)`, O: LINE:COL: outlives=<no|loop|call>[ bounded]
+// for `probe_carried(target)`, whether this read of a target that outlives
+// the iteration sees its value from before the iteration (or call) with
+// history: LINE:COL: carried=<yes|no|not-outliving>
+// for `probe_eval(forward)`, the eval() that makes it evaluation code:
+// LINE:COL: eval=<LINE|none>
+// for `probe_differentiated(expr)`, D: LINE:COL: differentiated=<yes|no>
 //
 //===----------------------------------------------------------------------===//
 
+#include "checks/analysis/CarriedState.h"
+#include "checks/analysis/Differentiated.h"
+#include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/History.h"
 #include "checks/analysis/LoopScope.h"
+#include "checks/analysis/ModuleMode.h"
 #include "checks/analysis/Outlives.h"
 #include "checks/analysis/TensorSources.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -25,6 +35,7 @@
 using namespace clang;
 using namespace clang::ast_matchers;
 using namespace torch_tidy::analysis;
+using torch_tidy::analysis::stripWrappers;
 
 static llvm::cl::OptionCategory Category("torch-tidy-analysis-dump");
 
@@ -54,13 +65,57 @@ public:
     }
     if (Probe == "probe_outlives") {
       auto Life = outlivesIteration(Call->getArg(0), Call, Ctx);
+      if (!Callers || !History || &History->context() != &Ctx) {
+        Callers = std::make_unique<CallSites>(Ctx);
+        History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
+                                                    HistoryOptions());
+      }
       llvm::outs() << "outlives=";
       if (!Life)
         llvm::outs() << "no";
       else
         llvm::outs() << (Life->Kind == Lifetime::Loop ? "loop" : "call")
-                     << (isBoundedOnPurpose(*Life, Call, Ctx) ? " bounded" : "");
+                     << (isBoundedOnPurpose(*Life, Call, Ctx, Callers.get()) ? " bounded"
+                                                                    : "");
       llvm::outs() << "\n";
+      return;
+    }
+    if (Probe == "probe_carried" || Probe == "probe_eval" ||
+        Probe == "probe_differentiated") {
+      if (!History || &History->context() != &Ctx) {
+        Callers = std::make_unique<CallSites>(Ctx);
+        History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
+                                                    HistoryOptions());
+      }
+      const Expr *Arg = Call->getArg(0);
+      if (Probe == "probe_carried") {
+        auto Life = outlivesIteration(Arg, Call, Ctx);
+        llvm::outs() << "carried="
+                     << (!Life ? "not-outliving"
+                               : CarriedState(*History, *Life)
+                                         .readsCarriedHistory(
+                                             stripWrappers(Arg))
+                                     ? "yes"
+                                     : "no")
+                     << "\n";
+      } else if (Probe == "probe_eval") {
+        const Expr *Forward = stripWrappers(Arg);
+        const Stmt *Eval =
+            evalModeAt(Forward, Forward, History->flowAt(Forward), Ctx);
+        llvm::outs() << "eval=";
+        if (Eval)
+          llvm::outs() << SM.getExpansionLineNumber(Eval->getBeginLoc());
+        else
+          llvm::outs() << "none";
+        llvm::outs() << "\n";
+      } else {
+        llvm::outs() << "differentiated="
+                     << (mayBeDifferentiated(Arg, Ctx, *Callers,
+                                             /*OpaqueCallsMay=*/false)
+                             ? "yes"
+                             : "no")
+                     << "\n";
+      }
       return;
     }
     if (Probe == "probe_sources") {
@@ -112,9 +167,9 @@ int main(int argc, const char **argv) {
   Printer Print;
   MatchFinder Finder;
   Finder.addMatcher(
-      callExpr(callee(functionDecl(hasAnyName("probe", "probe_sources",
-                                                  "probe_history",
-                                                  "probe_outlives"))))
+      callExpr(callee(functionDecl(hasAnyName(
+                   "probe", "probe_sources", "probe_history", "probe_outlives",
+                   "probe_carried", "probe_eval", "probe_differentiated"))))
           .bind("probe"),
       &Print);
   return Tool.run(tooling::newFrontendActionFactory(&Finder).get());

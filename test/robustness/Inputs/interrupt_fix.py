@@ -25,12 +25,12 @@ HEADER = """#pragma once
 #include <torch/torch.h>
 #include <vector>
 
-inline torch::Tensor sum_{i}(torch::nn::Linear &model,
-                            const std::vector<torch::Tensor> &xs) {{
+inline double sum_{i}(torch::nn::Linear &model,
+                     const std::vector<torch::Tensor> &xs) {{
   torch::Tensor total = torch::zeros({{}});
   for (const auto &x : xs)
     total += model(x).sum();
-  return total;
+  return total.item<double>();
 }}
 """ + "// padding so that each write takes a little while\n" * 2000
 

@@ -1,0 +1,47 @@
+// Is the module of a forward pass in evaluation mode where it runs?
+// RUN: %analysis_dump %s -- %mock_torch | sort -t: -k1,1n | FileCheck %s -implicit-check-not=eval=
+
+#include <torch/torch.h>
+
+void probe_eval(const torch::Tensor &);
+
+void paths(torch::nn::Linear &model, torch::nn::Linear &other,
+           const torch::Tensor &x, bool flag) {
+  // CHECK: [[@LINE+1]]:3: eval=none
+  probe_eval(model(x));
+  model->eval();
+  // CHECK: [[@LINE+1]]:3: eval=[[@LINE-1]]
+  probe_eval(model(x));
+  // Another module's mode says nothing about this one.
+  // CHECK: [[@LINE+1]]:3: eval=none
+  probe_eval(other(x));
+  if (flag)
+    model->train();
+  // On one path only.
+  // CHECK: [[@LINE+1]]:3: eval=none
+  probe_eval(model(x));
+  model->train(false);
+  // CHECK: [[@LINE+1]]:3: eval=[[@LINE-1]]
+  probe_eval(model(x));
+}
+
+// A class that puts its member in evaluation mode once and never back.
+struct Detector {
+  torch::nn::Linear net{4, 2};
+  Detector() { net->eval(); }
+  void run(const torch::Tensor &x) {
+    // CHECK: [[@LINE+1]]:5: eval=[[@LINE-2]]
+    probe_eval(net(x));
+  }
+};
+
+// ... and one that trains it again.
+struct Trainer {
+  torch::nn::Linear net{4, 2};
+  Trainer() { net->eval(); }
+  void fit() { net->train(); }
+  void run(const torch::Tensor &x) {
+    // CHECK: [[@LINE+1]]:5: eval=none
+    probe_eval(net(x));
+  }
+};
