@@ -130,8 +130,11 @@ void EvalWithoutGradGuardCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 bool EvalWithoutGradGuardCheck::isEvalName(const FunctionDecl *Function) {
+  // A function that trains (a backward pass, an optimizer step) is not
+  // evaluation code, whatever its name (test_rnn_xor() trains a model).
   return Function->getIdentifier() && !isTestBody(Function) &&
-         EvalFunctionsRegex.match(Function->getName());
+         EvalFunctionsRegex.match(Function->getName()) &&
+         !(Function->getBody() && analysis::trainsIn(Function->getBody()));
 }
 
 EvalWithoutGradGuardCheck::Context

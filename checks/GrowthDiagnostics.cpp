@@ -62,7 +62,10 @@ Kept keptBy(llvm::ArrayRef<const Expr *> Values, const analysis::Lifetime &Life,
 
 bool detachChangesGradients(const analysis::Lifetime &Life, const Stmt *Write,
                             bool Recurrent, ASTContext &Ctx) {
-  const Stmt *Body = analysis::enclosingFunctionBody(Write, Ctx);
+  // The function whose loop repeats the write (a lambda's caller, when the
+  // write is in a lambda that the loop calls).
+  const Stmt *Body = analysis::enclosingFunctionBody(
+      Life.LoopStmt ? Life.LoopStmt : Write, Ctx);
   if (!Body)
     return true;
   if (Recurrent) {

@@ -24,6 +24,13 @@ const clang::Stmt *loopBody(const clang::Stmt *Loop);
 /// The innermost loop whose every iteration runs \p S, or nullptr.
 const clang::Stmt *innermostLoop(const clang::Stmt *S, clang::ASTContext &Ctx);
 
+/// Where \p S runs in the function that defines the lambdas around it: \p S
+/// itself, or, for a statement inside a lambda, the calls of that lambda
+/// (on the spot, or through the variable that holds it), recursively. Empty
+/// when a lambda around it is handed elsewhere.
+llvm::SmallVector<const clang::Stmt *, 4> runsAt(const clang::Stmt *S,
+                                                 clang::ASTContext &Ctx);
+
 /// The function, method or lambda call operator whose body contains \p S.
 const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S,
                                              clang::ASTContext &Ctx);

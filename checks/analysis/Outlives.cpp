@@ -149,6 +149,16 @@ const CompoundStmt *enclosingBlock(const Stmt *S, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// The assignments that decide what \p Backward's roots are made of: those
+/// of the lambda it is written in (which sees the function's variables
+/// too), else \p FunctionSources.
+TensorSources lambdaSources(const CallExpr *Backward,
+                            const TensorSources &FunctionSources,
+                            ASTContext &Ctx) {
+  const Stmt *Own = enclosingFunctionBody(Backward, Ctx);
+  return Own ? TensorSources(Own) : FunctionSources;
+}
+
 /// A backward pass after the loop, in the same function, walks the graph;
 /// across an enclosing loop, the target starts afresh each time (unrolled
 /// BPTT, micro-batches summed and backpropagated once).
@@ -158,17 +168,24 @@ bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx) {
   if (!Body)
     return false;
   TensorSources Sources(Body);
+  auto After = [&](const Stmt *S) {
+    // Where it runs: a backward pass in a lambda runs where it is called.
+    return llvm::any_of(runsAt(S, Ctx), [&](const Stmt *At) {
+      return SM.isBeforeInTranslationUnit(L.LoopStmt->getEndLoc(),
+                                          At->getBeginLoc());
+    });
+  };
   for (const CallExpr *Backward : backwardPassesIn(Body)) {
-    if (!SM.isBeforeInTranslationUnit(L.LoopStmt->getEndLoc(),
-                                      Backward->getBeginLoc()) ||
-        !walksGraphOf(Backward, L.Target, Sources))
+    if (!After(Backward) ||
+        !walksGraphOf(Backward, L.Target, lambdaSources(Backward, Sources, Ctx)))
       continue;
     const Stmt *Outer = innermostLoop(L.LoopStmt, Ctx);
     if (!Outer || isDeclaredWithin(L.Target, Outer, SM))
       return true;
     for (const Stmt *Reset : resetsIn(Body, L.Target))
-      if (contains(loopBody(Outer), Reset))
-        return true;
+      for (const Stmt *At : runsAt(Reset, Ctx))
+        if (contains(loopBody(Outer), At))
+          return true;
   }
   return false;
 }
@@ -205,7 +222,8 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
                           const CallSites *Callers) {
   const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
-  if (!Body || !holdsTensors(Function->getReturnType()) || trainsIn(Body))
+  if (!Body || !holdsTensorsOrFields(Function->getReturnType()) ||
+      trainsIn(Body))
     return false;
   TensorSources Sources(Body);
   if (llvm::none_of(returnedValues(Body), [&](const Expr *Value) {

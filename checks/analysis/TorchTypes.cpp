@@ -72,6 +72,17 @@ static bool holdsTensorsImpl(QualType T, unsigned Depth) {
 
 bool holdsTensors(QualType T) { return holdsTensorsImpl(T, 0); }
 
+bool holdsTensorsOrFields(QualType T) {
+  if (holdsTensors(T))
+    return true;
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD || !RD->hasDefinition() || RD->isInStdNamespace())
+    return false;
+  return llvm::any_of(RD->fields(), [](const FieldDecl *Field) {
+    return holdsTensors(Field->getType());
+  });
+}
+
 bool isBackwardFunction(const FunctionDecl *FD) {
   if (!FD)
     return false;

@@ -35,6 +35,10 @@ bool isTensorType(clang::QualType T);
 /// type argument.
 bool holdsTensors(clang::QualType T);
 
+/// Whether \p T holds tensors, or is a class (a struct returned by a module,
+/// a result record) with a member that does.
+bool holdsTensorsOrFields(clang::QualType T);
+
 /// Whether \p FD is `at::Tensor::backward`, `torch::autograd::backward` or
 /// `torch::autograd::grad`: a call that runs a backward pass.
 bool isBackwardFunction(const clang::FunctionDecl *FD);

@@ -221,3 +221,38 @@ struct Trainer {
   }
   torch::Tensor features(const torch::Tensor &x) { return net(x); }
 };
+
+// A test helper that trains (backward and optimizer step) is not evaluation
+// code by its name, also in a template and through a forward lambda.
+template <typename Options>
+bool test_rnn_converges(torch::nn::Linear &l1, Options options) {
+  torch::optim::SGD optimizer(l1->parameters(), options);
+  auto forward_op = [&](torch::Tensor x) {
+    x = l1->forward(x).tanh_();
+    return x;
+  };
+  float running_loss = 1;
+  while (running_loss > 1e-2) {
+    auto inputs = torch::rand({5, 4});
+    auto loss = torch::mse_loss(forward_op(inputs), inputs);
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+    running_loss = running_loss * 0.99 + loss.template item<float>() * 0.01;
+  }
+  return true;
+}
+bool run_test(torch::nn::Linear &l1) { return test_rnn_converges(l1, torch::optim::SGDOptions(0.1)); }
+
+// A module's method other than forward is judged like any function:
+// predict() returns indices nothing can differentiate.
+struct ClassifierImpl : torch::nn::Module {
+  torch::nn::Linear head{4, 3};
+  torch::Tensor forward(const torch::Tensor &x) { return head(x); }
+  torch::Tensor predict(const torch::Tensor &x) {
+    return head(x).argmax(1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward in evaluation code
+    // CHECK-FIXES: torch::Tensor predict(const torch::Tensor &x) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  }
+};

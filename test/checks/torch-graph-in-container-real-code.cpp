@@ -170,3 +170,46 @@ void reinforce(torch::nn::Linear &policy, const std::vector<torch::Tensor> &step
     optimizer.step();
   }
 }
+
+// REINFORCE with the step and the episode's end in lambdas: the stored
+// values are backpropagated where finish() is called, after the steps, and
+// cleared for the next episode.
+void reinforce_lambdas(torch::nn::Linear &policy, torch::optim::Adam &optimizer) {
+  std::vector<torch::Tensor> saved_log_probs, saved_values;
+  auto select_action = [&](const torch::Tensor &state) {
+    auto out = policy(state);
+    saved_log_probs.emplace_back(out.log_softmax(-1).max());
+    saved_values.push_back(out.sum());
+    return 0;
+  };
+  auto finish_episode = [&] {
+    auto loss = torch::stack(saved_log_probs).sum() + torch::stack(saved_values).sum();
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+    saved_log_probs.clear();
+    saved_values.clear();
+  };
+  for (int episode = 0; episode < 100; ++episode) {
+    for (int t = 0; t < 10; ++t)
+      select_action(torch::rand({2}));
+    finish_episode();
+  }
+}
+
+// A module's forward that fills its result cluster by cluster and returns
+// it in a struct: the caller backpropagates it.
+struct LogProbOutput {
+  torch::Tensor output;
+  double loss;
+  LogProbOutput(torch::Tensor output, double loss) : output(output), loss(loss) {}
+};
+struct ClustersImpl : torch::nn::Module {
+  torch::nn::Linear head{4, 4};
+  LogProbOutput forward(const torch::Tensor &input, const torch::Tensor &rows) {
+    torch::Tensor output = torch::zeros({4});
+    for (int cluster = 0; cluster < 3; ++cluster)
+      output.index_copy_(0, rows, head(input).sum(1));
+    return LogProbOutput(output, 0.0);
+  }
+};
