@@ -7,7 +7,6 @@
 #include "checks/analysis/Outlives.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/GrowthDiagnostics.h"
-#include "checks/HistoryOptions.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -92,22 +91,6 @@ Write writeOf(const MatchFinder::MatchResult &Result) {
   return W;
 }
 } // namespace
-
-GraphAccumulationCheck::GraphAccumulationCheck(
-    llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), HistoryOpts(readHistoryOptions(Options)),
-      NodeOnly(Options.get("NodeOnlyFindings", "warning")) {
-  if (!NodeOnly.valid())
-    configurationDiag("invalid NodeOnlyFindings '%0': expected warning, "
-                      "remark or none")
-        << NodeOnly.setting();
-}
-
-void GraphAccumulationCheck::storeOptions(
-    clang::tidy::ClangTidyOptions::OptionMap &Opts) {
-  storeHistoryOptions(Options, Opts, HistoryOpts);
-  Options.store(Opts, "NodeOnlyFindings", NodeOnly.setting());
-}
 
 void GraphAccumulationCheck::registerMatchers(MatchFinder *Finder) {
   auto Tensor = expr(hasType(qualType(isTensor())));

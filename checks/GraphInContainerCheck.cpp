@@ -6,7 +6,6 @@
 #include "checks/analysis/Outlives.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/GrowthDiagnostics.h"
-#include "checks/HistoryOptions.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -26,22 +25,6 @@ bool isIterator(const Expr *E) {
   return RD && RD->getIdentifier() && RD->getName().contains("iterator");
 }
 } // namespace
-
-GraphInContainerCheck::GraphInContainerCheck(
-    llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), HistoryOpts(readHistoryOptions(Options)),
-      NodeOnly(Options.get("NodeOnlyFindings", "warning")) {
-  if (!NodeOnly.valid())
-    configurationDiag("invalid NodeOnlyFindings '%0': expected warning, "
-                      "remark or none")
-        << NodeOnly.setting();
-}
-
-void GraphInContainerCheck::storeOptions(
-    clang::tidy::ClangTidyOptions::OptionMap &Opts) {
-  storeHistoryOptions(Options, Opts, HistoryOpts);
-  Options.store(Opts, "NodeOnlyFindings", NodeOnly.setting());
-}
 
 void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
   // A standard container of tensors (vector, deque, list, map, ...).

@@ -3,6 +3,7 @@
 #include "checks/GrowthDiagnostics.h"
 
 #include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
@@ -85,10 +86,7 @@ bool detachChangesGradients(const analysis::Lifetime &Life, const Stmt *Write,
     return false;
   }
   // A member, global or reference: any backward pass of the unit.
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-    if (SM.isInSystemHeader(D->getLocation()))
-      continue;
+  for (Decl *D : analysis::userDecls(Ctx)) {
     for (const CallExpr *Backward : analysis::backwardPassesInDecl(D))
       if (const Stmt *Around = analysis::enclosingFunctionBody(Backward, Ctx))
         if (analysis::walksGraphOf(Backward, Life.Target,

@@ -63,43 +63,6 @@ DeclSet storedInto(const Expr *E, ASTContext &Ctx) {
   return Result;
 }
 
-/// The variables and fields whose stored values are computed from any of
-/// \p From, transitively, \p From included.
-DeclSet derivedFrom(const DeclSet &From, const TensorSources &Sources,
-                    const Stmt *Body) {
-  DeclSet Result = From;
-  // Every variable assigned in the body.
-  class Assigned : public RecursiveASTVisitor<Assigned> {
-  public:
-    llvm::SmallVector<const ValueDecl *, 16> Decls;
-    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-      Decls.push_back(Ref->getDecl());
-      return true;
-    }
-    bool VisitMemberExpr(MemberExpr *Member) {
-      Decls.push_back(Member->getMemberDecl());
-      return true;
-    }
-    bool VisitVarDecl(VarDecl *Var) {
-      Decls.push_back(Var);
-      return true;
-    }
-  } All;
-  All.TraverseStmt(const_cast<Stmt *>(Body));
-  llvm::SmallPtrSet<const ValueDecl *, 16> Seen;
-  for (const ValueDecl *D : All.Decls) {
-    if (!isa<VarDecl, FieldDecl, BindingDecl>(D) || !Seen.insert(D).second ||
-        Result.contains(D))
-      continue;
-    for (const ValueDecl *Source : Sources.sourcesOfDecl(D))
-      if (From.contains(Source)) {
-        Result.insert(D);
-        break;
-      }
-  }
-  return Result;
-}
-
 /// Whether a return statement of \p Body returns \p E or what a holder of
 /// it computes.
 bool returnsValue(const Expr *E, const DeclSet &Holders, const Stmt *Body,
@@ -128,7 +91,7 @@ public:
     DeclSet Stored = storedInto(E, Ctx);
     if (const ValueDecl *D = referencedDecl(E))
       Stored.insert(D); // a variable: itself
-    DeclSet Holders = derivedFrom(Stored, Sources, Body);
+    DeclSet Holders = Sources.computedFrom(Stored);
     // A backward pass in the function.
     for (const CallExpr *Backward : backwardPassesIn(Body)) {
       const Expr *Roots = backwardRoots(Backward);
@@ -161,10 +124,7 @@ public:
 
 private:
   bool walkedAnywhere(const ValueDecl *D) {
-    const SourceManager &SM = Ctx.getSourceManager();
-    for (Decl *TopLevel : Ctx.getTranslationUnitDecl()->decls()) {
-      if (SM.isInSystemHeader(TopLevel->getLocation()))
-        continue;
+    for (Decl *TopLevel : userDecls(Ctx)) {
       for (const CallExpr *Backward : backwardPassesInDecl(TopLevel))
         if (const Stmt *Around = enclosingFunctionBody(Backward, Ctx))
           if (walksGraphOf(Backward, D, TensorSources(Around)))
@@ -238,7 +198,7 @@ private:
         return true;
     DeclSet From;
     From.insert(Param);
-    DeclSet Holders = derivedFrom(From, Sources, Def->getBody());
+    DeclSet Holders = Sources.computedFrom(From);
     for (const ValueDecl *D : Holders)
       if (isa<FieldDecl>(D) && walkedAnywhere(D))
         return true;
@@ -261,7 +221,7 @@ bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {
   if (!Body)
     return false;
   TensorSources Sources(Body);
-  return returnsValue(E, derivedFrom(storedInto(E, Ctx), Sources, Body), Body,
+  return returnsValue(E, Sources.computedFrom(storedInto(E, Ctx)), Body,
                       Sources);
 }
 

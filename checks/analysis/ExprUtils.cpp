@@ -5,6 +5,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -112,6 +113,18 @@ const Expr *containerOf(const Expr *E) {
     return S;
   }
   return stripWrappers(E);
+}
+
+std::vector<Decl *> userDecls(ASTContext &Ctx) {
+  std::vector<Decl *> Scope = Ctx.getTraversalScope();
+  if (!(Scope.size() == 1 && Scope.front() == Ctx.getTranslationUnitDecl()))
+    return Scope;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Decl *> Result;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!SM.isInSystemHeader(D->getLocation()))
+      Result.push_back(D);
+  return Result;
 }
 
 bool contains(const Stmt *Outer, const Stmt *Inner) {

@@ -2,7 +2,9 @@
 #ifndef TORCH_TIDY_ANALYSIS_EXPRUTILS_H
 #define TORCH_TIDY_ANALYSIS_EXPRUTILS_H
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace torch_tidy::analysis {
@@ -28,6 +30,30 @@ tiedElements(const clang::Expr *E);
 /// `buf.at(i)`, `buf.index(...)`, `buf.select(...)`, `buf.narrow(...)`;
 /// \p E itself otherwise.
 const clang::Expr *containerOf(const clang::Expr *E);
+
+/// The nearest node of type \p T above \p Node (following the first
+/// parent), within \p MaxDepth steps; nullptr if none.
+template <typename T, typename NodeT>
+const T *nearestAncestor(const NodeT &Node, clang::ASTContext &Ctx,
+                         unsigned MaxDepth = 256) {
+  clang::DynTypedNode Current = clang::DynTypedNode::create(Node);
+  for (unsigned Depth = 0; Depth < MaxDepth; ++Depth) {
+    auto Parents = Ctx.getParents(Current);
+    if (Parents.empty())
+      return nullptr;
+    Current = Parents[0];
+    if (const auto *Found = Current.template get<T>())
+      return Found;
+  }
+  return nullptr;
+}
+
+/// The top-level declarations of the user's code: the AST's traversal scope
+/// where the front end has set one (torch-tidy and clangd limit it to the
+/// user's declarations), else every top-level declaration outside system
+/// headers. Walking these, not every declaration of <torch/torch.h>, keeps
+/// unit-wide questions cheap.
+std::vector<clang::Decl *> userDecls(clang::ASTContext &Ctx);
 
 /// Whether \p Inner is \p Outer or inside it.
 bool contains(const clang::Stmt *Outer, const clang::Stmt *Inner);

@@ -2,10 +2,10 @@
 
 #include "checks/analysis/GradGuard.h"
 
+#include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -298,10 +298,8 @@ private:
 
 CallSites::CallSites(ASTContext &Ctx) {
   CallCollector Collector(Calls, Escaping);
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (!SM.isInSystemHeader(D->getLocation()))
-      Collector.TraverseDecl(D);
+  for (Decl *D : userDecls(Ctx))
+    Collector.TraverseDecl(D);
   Collector.finish();
 }
 

@@ -2,6 +2,8 @@
 
 #include "checks/analysis/LoopScope.h"
 
+#include "checks/analysis/ExprUtils.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -131,31 +133,13 @@ const Stmt *innermostLoop(const Stmt *S, ASTContext &Ctx) {
   return innermostLoopImpl(S, Ctx, 0);
 }
 
-/// The innermost lambda expression around \p S in its function, if any.
-static const LambdaExpr *enclosingLambda(const Stmt *S, ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*S);
-  for (unsigned Depth = 0; Depth < 256; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    Node = Parents[0];
-    if (const auto *Lambda = Node.get<LambdaExpr>())
-      return Lambda;
-    if (const auto *FD = Node.get<FunctionDecl>()) {
-      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      if (!MD || !MD->getParent()->isLambda())
-        return nullptr;
-    }
-  }
-  return nullptr;
-}
-
 llvm::SmallVector<const Stmt *, 4> runsAt(const Stmt *S, ASTContext &Ctx) {
   llvm::SmallVector<const Stmt *, 4> Result;
   llvm::SmallVector<std::pair<const Stmt *, unsigned>, 4> Work{{S, 0}};
   while (!Work.empty()) {
     auto [Here, Depth] = Work.pop_back_val();
-    const LambdaExpr *Lambda = Depth < 4 ? enclosingLambda(Here, Ctx) : nullptr;
+    const LambdaExpr *Lambda =
+        Depth < 4 ? nearestAncestor<LambdaExpr>(*Here, Ctx) : nullptr;
     if (!Lambda) {
       Result.push_back(Here);
       continue;

@@ -135,20 +135,6 @@ llvm::SmallVector<const Stmt *, 4> resetsIn(const Stmt *S,
   return Finder.Resets;
 }
 
-/// The innermost block around \p S.
-const CompoundStmt *enclosingBlock(const Stmt *S, ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*S);
-  for (unsigned Depth = 0; Depth < 64; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    Node = Parents[0];
-    if (const auto *Block = Node.get<CompoundStmt>())
-      return Block;
-  }
-  return nullptr;
-}
-
 /// The assignments that decide what \p Backward's roots are made of: those
 /// of the lambda it is written in (which sees the function's variables
 /// too), else \p FunctionSources.
@@ -204,7 +190,7 @@ bool consumedAndResetInLoop(const Lifetime &L, ASTContext &Ctx) {
   for (const CallExpr *Backward : backwardPassesIn(Body)) {
     if (!walksGraphOf(Backward, L.Target, Sources))
       continue;
-    const CompoundStmt *Block = enclosingBlock(Backward, Ctx);
+    const CompoundStmt *Block = nearestAncestor<CompoundStmt>(*Backward, Ctx);
     for (const Stmt *Reset : Resets)
       if (contains(Block, Reset) &&
           SM.isBeforeInTranslationUnit(Backward->getEndLoc(),
@@ -252,10 +238,7 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
     }
     return nullptr;
   }
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-    if (SM.isInSystemHeader(D->getLocation()))
-      continue;
+  for (Decl *D : userDecls(Ctx)) {
     ResetFinder Resets(L.Target);
     Resets.TraverseDecl(D);
     if (!Resets.Resets.empty())
@@ -266,16 +249,13 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
 
 bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
                         const CallSites *Callers) {
-  const SourceManager &SM = Ctx.getSourceManager();
   if (L.Kind == Lifetime::Loop)
     return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
            buildsFunctionResult(L, Ctx, Callers);
   // A member or global: somewhere in this file a backward pass walks it and
   // something clears or replaces it.
   bool Consumed = false, Reset = false;
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-    if (SM.isInSystemHeader(D->getLocation()))
-      continue;
+  for (Decl *D : userDecls(Ctx)) {
     ResetFinder Resets(L.Target);
     Resets.TraverseDecl(D);
     Reset |= !Resets.Resets.empty();

@@ -112,6 +112,23 @@ DeclSet TensorSources::sourcesOf(const Expr *E) const {
   return Result;
 }
 
+DeclSet TensorSources::computedFrom(const DeclSet &From) const {
+  DeclSet Result = From;
+  for (const auto &[D, Values] : StoredInto) {
+    if (Result.contains(D))
+      continue;
+    for (const ValueDecl *Source : sourcesOfDecl(D))
+      if (From.contains(Source)) {
+        Result.insert(D);
+        if (const auto *Whole = dyn_cast<DecompositionDecl>(D))
+          for (const BindingDecl *Binding : Whole->bindings())
+            Result.insert(Binding);
+        break;
+      }
+  }
+  return Result;
+}
+
 DeclSet TensorSources::sourcesOfDecl(const ValueDecl *D) const {
   DeclSet Result;
   auto It = StoredInto.find(D);

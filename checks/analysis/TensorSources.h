@@ -28,6 +28,11 @@ public:
   /// from, \p E's own included.
   DeclSet sourcesOf(const clang::Expr *E) const;
 
+  /// \p From and every variable or field of the function whose stored
+  /// values are computed from one of them (the bindings of a structured
+  /// binding along with it).
+  DeclSet computedFrom(const DeclSet &From) const;
+
   /// The sources of every value stored into \p D in the function.
   DeclSet sourcesOfDecl(const clang::ValueDecl *D) const;
 
