@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 class AbsenceRecorder : public llvm::vfs::ProxyFileSystem {
 public:
@@ -57,6 +57,6 @@ private:
   std::vector<std::string> Order;
 };
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

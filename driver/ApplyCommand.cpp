@@ -18,7 +18,7 @@
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 int applyFixesMain(int Argc, const char **Argv) {
   std::vector<FixRequest> Requests;
@@ -60,4 +60,4 @@ int applyFixesMain(int Argc, const char **Argv) {
   return Report.Errors.empty() ? ExitClean : ExitToolFailure;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

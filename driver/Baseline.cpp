@@ -8,7 +8,7 @@
 
 namespace json = llvm::json;
 
-namespace torchtidy {
+namespace torch_tidy {
 
 bool parseBaseline(llvm::StringRef Text, Baseline &Out, std::string &Error) {
   llvm::Expected<json::Value> V = json::parse(Text);
@@ -87,4 +87,4 @@ unsigned applyBaseline(std::vector<Finding> &Findings, const Baseline &B) {
   return Removed;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -11,7 +11,7 @@
 #include "driver/Findings.h"
 #include <map>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 struct Baseline {
   /// How many findings with each fingerprint the baseline accepts.
@@ -29,6 +29,6 @@ std::string baselineText(const std::vector<Finding> &Findings,
 /// Removes the findings the baseline accepts; returns how many.
 unsigned applyBaseline(std::vector<Finding> &Findings, const Baseline &B);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -2,7 +2,7 @@
 
 #include "driver/CheckCatalogue.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 static const CheckInfo Checks[] = {
     {"torch-eval-without-grad-guard",
@@ -45,4 +45,4 @@ std::string checkHelpUri(llvm::StringRef Check, llvm::StringRef TorchDocBase) {
          "/" + Rest.str() + ".html";
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

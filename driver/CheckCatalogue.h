@@ -12,7 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <string>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 struct CheckInfo {
   const char *Name;
@@ -28,6 +28,6 @@ llvm::StringRef checkSummary(llvm::StringRef Check);
 /// clang's documentation for upstream checks and compiler diagnostics.
 std::string checkHelpUri(llvm::StringRef Check, llvm::StringRef TorchDocBase);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

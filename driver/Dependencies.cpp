@@ -7,7 +7,7 @@
 
 namespace json = llvm::json;
 
-namespace torchtidy {
+namespace torch_tidy {
 
 json::Object recordDependencies(const std::map<std::string, std::string> &Files,
                                 const std::vector<std::string> &Absent) {
@@ -58,4 +58,4 @@ recordedFiles(const json::Object &Record, std::vector<std::string> &Absent) {
   return Files;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 /// {"files": [[path, hash]...], "absent": [path...]} for \p Files (path ->
 /// content hash) and the \p Absent paths.
@@ -35,6 +35,6 @@ std::map<std::string, std::string>
 recordedFiles(const llvm::json::Object &Record,
               std::vector<std::string> &Absent);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -28,7 +28,7 @@
 using namespace clang;
 using namespace clang::tidy;
 
-namespace torchtidy {
+namespace torch_tidy {
 
 bool TUResult::hasCompilerErrors() const {
   for (const ClangTidyError &E : Errors)
@@ -455,4 +455,4 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
   return Result;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

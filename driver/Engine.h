@@ -25,7 +25,7 @@ namespace clang {
 class SourceManager;
 } // namespace clang
 
-namespace torchtidy {
+namespace torch_tidy {
 
 struct TUResult {
   std::string MainFile;
@@ -87,6 +87,6 @@ std::string contentHash(llvm::StringRef Text);
 /// The hash of a file as it is on disk now; empty when it cannot be read.
 std::string fileHash(llvm::StringRef Path);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -15,7 +15,7 @@
 using namespace clang;
 using namespace clang::tidy;
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 void absolutise(tooling::DiagnosticMessage &M, llvm::StringRef BuildDir) {
@@ -147,4 +147,4 @@ void computeFingerprints(std::vector<Finding> &Findings, SourceFiles &Sources) {
   }
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -15,7 +15,7 @@
 
 #include <set>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 struct Finding {
   clang::tidy::ClangTidyError Error;
@@ -45,6 +45,6 @@ std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root);
 /// of its neighbours, and the index among findings sharing all of those.
 void computeFingerprints(std::vector<Finding> &Findings, SourceFiles &Sources);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -8,7 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 bool isTorchHeaderName(llvm::StringRef Spelled) {
   for (auto It = llvm::sys::path::begin(Spelled),
@@ -149,4 +149,4 @@ IncludeScanner::scan(const clang::tooling::CompileCommand &Command) {
   return R;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 class IncludeScanner {
 public:
@@ -44,6 +44,6 @@ private:
 /// Whether \p Spelled (an #include name) names a LibTorch header.
 bool isTorchHeaderName(llvm::StringRef Spelled);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -5,7 +5,7 @@
 using namespace clang;
 namespace json = llvm::json;
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 json::Array fixesToJSON(const llvm::StringMap<tooling::Replacements> &Fix,
@@ -60,4 +60,4 @@ json::Array findingsToJSON(const std::vector<Finding> &Findings,
   return Out;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

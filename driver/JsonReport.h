@@ -11,11 +11,11 @@
 #include "driver/Findings.h"
 #include "llvm/Support/JSON.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 llvm::json::Array findingsToJSON(const std::vector<Finding> &Findings,
                                  SourceFiles &Sources);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

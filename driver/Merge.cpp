@@ -23,7 +23,7 @@
 
 namespace json = llvm::json;
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 int fail(const std::string &Message) {
@@ -214,4 +214,4 @@ int mergeMain(int Argc, const char **Argv) {
   return ExitClean;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -3,7 +3,7 @@
 #ifndef TORCH_TIDY_DRIVER_MERGE_H
 #define TORCH_TIDY_DRIVER_MERGE_H
 
-namespace torchtidy {
+namespace torch_tidy {
 
 /// `torch-tidy merge ...`; argv[0] is "merge".
 int mergeMain(int Argc, const char **Argv);
@@ -11,6 +11,6 @@ int mergeMain(int Argc, const char **Argv);
 /// `torch-tidy apply-fixes ...`; argv[0] is "apply-fixes".
 int applyFixesMain(int Argc, const char **Argv);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

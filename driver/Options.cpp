@@ -6,7 +6,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 // clang-tidy flags that take a value and shape the check run.
@@ -290,4 +290,4 @@ crashed its worker).
 )";
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 enum class OutputFormat { Text, Json };
 
@@ -82,6 +82,6 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Args, DriverOptions &Opts,
 /// The text of --help for the flags torch-tidy adds to clang-tidy's.
 void printProjectHelp(llvm::raw_ostream &OS);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -25,7 +25,7 @@
 using namespace clang;
 namespace json = llvm::json;
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 std::string entryKey(const CompilerInvocation &Invocation,
@@ -268,4 +268,4 @@ void PreambleCache::use(const Preamble &P, CompilerInvocation &Invocation) {
   PO.UsePredefines = false;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

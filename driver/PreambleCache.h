@@ -28,7 +28,7 @@ namespace clang {
 class FileManager;
 } // namespace clang
 
-namespace torchtidy {
+namespace torch_tidy {
 
 class AbsenceRecorder;
 
@@ -68,6 +68,6 @@ private:
   uint64_t MaxBytes;
 };
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -17,7 +17,7 @@
 
 namespace json = llvm::json;
 
-namespace torchtidy {
+namespace torch_tidy {
 
 ResultCache::ResultCache(std::string Dir, uint64_t MaxBytes)
     : Dir(std::move(Dir)), MaxBytes(MaxBytes) {}
@@ -141,4 +141,4 @@ void trimCacheDirectory(llvm::StringRef Dir, uint64_t MaxBytes) {
   }
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

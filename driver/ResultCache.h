@@ -16,7 +16,7 @@
 #include "driver/Engine.h"
 #include "llvm/Support/SHA1.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 class ResultCache {
 public:
@@ -63,6 +63,6 @@ private:
 /// until it holds at most 80% of \p MaxBytes, once it holds more than that.
 void trimCacheDirectory(llvm::StringRef Dir, uint64_t MaxBytes);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

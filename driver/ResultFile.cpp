@@ -9,7 +9,7 @@ using namespace clang;
 using namespace clang::tidy;
 namespace json = llvm::json;
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 json::Array fixToJSON(const llvm::StringMap<tooling::Replacements> &Fix) {
@@ -193,4 +193,4 @@ bool fromJSON(const json::Value &V, TUResult &R, std::string &Error) {
   return true;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

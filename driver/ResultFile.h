@@ -12,11 +12,11 @@
 #include "driver/Engine.h"
 #include "llvm/Support/JSON.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 llvm::json::Value toJSON(const TUResult &R);
 bool fromJSON(const llvm::json::Value &V, TUResult &R, std::string &Error);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

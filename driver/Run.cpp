@@ -42,7 +42,7 @@
 using namespace clang;
 using namespace clang::tidy;
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 int fail(const std::string &Message) {
@@ -590,4 +590,4 @@ int runChecks(DriverOptions &O, const char *Argv0) {
   return AsErrors ? ExitFindings : ExitClean;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

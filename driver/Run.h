@@ -5,13 +5,13 @@
 
 #include "driver/Options.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 enum ExitCode { ExitClean = 0, ExitFindings = 1, ExitToolFailure = 2 };
 
 /// Runs the checks as \p Opts says and reports; returns the exit code.
 int runChecks(DriverOptions &Opts, const char *Argv0);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

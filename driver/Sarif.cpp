@@ -10,7 +10,7 @@
 using namespace clang;
 namespace json = llvm::json;
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 std::string percentEncode(llvm::StringRef Path) {
@@ -154,4 +154,4 @@ json::Value findingsToSarif(const std::vector<Finding> &Findings,
            {"results", std::move(Results)}}}}};
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

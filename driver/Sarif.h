@@ -6,7 +6,7 @@
 #include "driver/Findings.h"
 #include "llvm/Support/JSON.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 /// A SARIF 2.1.0 log with one run: rules for every check that reported and
 /// every torch-* check, results with paths relative to \p Root (as base id
@@ -18,6 +18,6 @@ llvm::json::Value findingsToSarif(const std::vector<Finding> &Findings,
 /// A file:// URI for an absolute path.
 std::string fileUri(llvm::StringRef Path);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -7,7 +7,7 @@
 #include "llvm/Support/Path.h"
 #include <algorithm>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 std::string SourceFiles::absolute(llvm::StringRef Path, llvm::StringRef BuildDir) {
   llvm::SmallString<256> P(Path);
@@ -65,4 +65,4 @@ llvm::StringRef SourceFiles::line(llvm::StringRef Path, unsigned Line) {
   return L.rtrim("\r\n");
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 struct LineColumn {
   unsigned Line = 0, Column = 0;
@@ -41,6 +41,6 @@ private:
   llvm::StringMap<Entry> Files;
 };
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

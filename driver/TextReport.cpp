@@ -15,7 +15,7 @@
 using namespace clang;
 using namespace clang::tidy;
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 class Printer {
@@ -153,4 +153,4 @@ void printSuppressionStats(const ClangTidyStats &Stats) {
           "headers as well.\n";
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

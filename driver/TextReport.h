@@ -10,7 +10,7 @@
 
 #include "driver/Findings.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 /// Prints \p Findings to stdout. \p FixedOffsets holds, per finding, whether
 /// its fix was applied (a "FIX-IT applied" note follows it), or is empty.
@@ -20,6 +20,6 @@ void printText(const std::vector<Finding> &Findings,
 /// clang-tidy's summary of what was suppressed, on stderr.
 void printSuppressionStats(const clang::tidy::ClangTidyStats &Stats);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

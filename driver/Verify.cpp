@@ -22,7 +22,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 using namespace verify;
 namespace fs = llvm::sys::fs;
@@ -245,4 +245,4 @@ int verifyMain(int Argc, const char **Argv) {
   return verifyCopies(O, Self);
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

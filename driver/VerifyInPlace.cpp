@@ -17,7 +17,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 using namespace verify;
 namespace fs = llvm::sys::fs;
@@ -172,4 +172,4 @@ int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
   return exitCodeFor(Results);
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

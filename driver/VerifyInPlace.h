@@ -6,13 +6,13 @@
 
 #include <string>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 /// `verify -p BUILD --build CMD --run CMD FILE:LINE`: instruments FILE in
 /// place under a journal, runs the project's own build and run commands,
 /// and always restores FILE's bytes.
 int verifyInPlace(const VerifyOptions &Options, const std::string &Self);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -3,7 +3,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 const char VerifyUsage[] =
     "usage: torch-tidy verify FILE.cpp [--line N] [--iterations N] [--warmup N]\n"
@@ -140,4 +140,4 @@ bool parseVerifyOptions(int Argc, const char **Argv, VerifyOptions &O, std::stri
   return true;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 struct VerifyOptions {
   std::string File;
@@ -35,6 +35,6 @@ bool parseVerifyOptions(int Argc, const char **Argv, VerifyOptions &Out, std::st
 
 extern const char VerifyUsage[];
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

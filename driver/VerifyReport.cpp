@@ -3,7 +3,7 @@
 
 #include "llvm/Support/JSON.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 std::string verdictOf(const FindingResult &R) {
   if (!R.Error.empty() || !R.Original.Ran)
@@ -92,4 +92,4 @@ int exitCodeFor(const std::vector<FindingResult> &Results) {
   return Code;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

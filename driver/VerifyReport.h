@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 /// One run of one variant (the program as written, or with the fix).
 struct VariantResult {
@@ -49,6 +49,6 @@ int exitCodeFor(const std::vector<FindingResult> &Results);
 /// Prints "torch-tidy verify: error: <Message>" and returns exit code 2.
 int verifyError(const std::string &Message);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

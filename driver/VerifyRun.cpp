@@ -5,7 +5,7 @@
 
 #include "llvm/Support/FileSystem.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 
 using namespace verify;
 
@@ -62,4 +62,4 @@ VariantResult runAndMeasure(const std::vector<std::string> &Argv, const std::str
   return First;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

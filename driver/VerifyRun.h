@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 /// Runs `Argv` (Options.Repeat times) with the probe told to write to
 /// `TracePath` and to stop after warm-up + iterations samples, and measures
@@ -17,6 +17,6 @@ VariantResult runAndMeasure(const std::vector<std::string> &Argv, const std::str
                             const std::string &ProbeName, const std::string &Check,
                             const VerifyOptions &Options, const std::string &LogPath);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

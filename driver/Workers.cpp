@@ -24,7 +24,7 @@
 
 extern char **environ;
 
-namespace torchtidy {
+namespace torch_tidy {
 
 // With TORCH_TIDY_CACHE_TRACE=1 a worker's cache trace is passed on, as the
 // in-process run prints it.
@@ -221,4 +221,4 @@ std::vector<TUResult> runWorkers(const WorkerPlan &Plan,
   return Results;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -13,7 +13,7 @@
 
 #include <map>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 struct WorkerPlan {
   std::string Executable;
@@ -31,6 +31,6 @@ struct WorkerPlan {
 std::vector<TUResult> runWorkers(const WorkerPlan &Plan,
                                  const std::vector<std::string> &Files);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -26,7 +26,7 @@ extern volatile int TorchTidyModuleAnchorSource;
 static std::string projectHelpText() {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  torchtidy::printProjectHelp(OS);
+  torch_tidy::printProjectHelp(OS);
   return Text;
 }
 
@@ -42,25 +42,25 @@ int main(int argc, const char **argv) {
 
   // Subcommands: verify, merge.
   if (argc > 1 && llvm::StringRef(argv[1]) == "verify")
-    return torchtidy::verifyMain(argc - 1, argv + 1);
+    return torch_tidy::verifyMain(argc - 1, argv + 1);
   if (argc > 1 && llvm::StringRef(argv[1]) == "merge")
-    return torchtidy::mergeMain(argc - 1, argv + 1);
+    return torch_tidy::mergeMain(argc - 1, argv + 1);
   if (argc > 1 && llvm::StringRef(argv[1]) == "apply-fixes")
-    return torchtidy::applyFixesMain(argc - 1, argv + 1);
+    return torch_tidy::applyFixesMain(argc - 1, argv + 1);
 
-  torchtidy::DriverOptions Opts;
+  torch_tidy::DriverOptions Opts;
   std::string Error;
-  if (!torchtidy::parseCommandLine(llvm::ArrayRef(argv + 1, argc - 1), Opts,
+  if (!torch_tidy::parseCommandLine(llvm::ArrayRef(argv + 1, argc - 1), Opts,
                                    Error)) {
     llvm::errs() << "torch-tidy: error: " << Error << "\n";
-    return torchtidy::ExitToolFailure;
+    return torch_tidy::ExitToolFailure;
   }
   if (Opts.NeedsClangTidyMain.empty())
-    return torchtidy::runChecks(Opts, argv[0]);
+    return torch_tidy::runChecks(Opts, argv[0]);
   if (!Opts.ProjectFlag.empty()) {
     llvm::errs() << "torch-tidy: error: " << Opts.NeedsClangTidyMain
                  << " cannot be combined with " << Opts.ProjectFlag << "\n";
-    return torchtidy::ExitToolFailure;
+    return torch_tidy::ExitToolFailure;
   }
   static const std::string Help = projectHelpText();
   static llvm::cl::extrahelp ProjectHelp(Help.c_str());

@@ -16,7 +16,7 @@
 
 using clang::tooling::Replacement;
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 struct Edit {
@@ -236,4 +236,4 @@ FixReport applyFixes(const std::vector<FixRequest> &Requests,
   return Report;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

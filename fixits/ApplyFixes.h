@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 /// One diagnostic's fix: replacements with absolute paths.
 struct FixRequest {
@@ -55,6 +55,6 @@ FixReport applyFixes(const std::vector<FixRequest> &Requests,
 bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text,
                      std::string &Error);
 
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 static const char *const VerifiableChecks[] = {
@@ -74,4 +74,4 @@ llvm::Expected<std::vector<Finding>> readFindings(const std::string &YamlPath,
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

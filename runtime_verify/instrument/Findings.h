@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 /// The checks whose findings `verify` can run.
@@ -35,6 +35,6 @@ llvm::Expected<std::vector<Finding>> readFindings(const std::string &YamlPath,
 unsigned lineOfOffset(llvm::StringRef Code, unsigned Offset);
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <set>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 llvm::Expected<std::vector<ProbeSample>> readTrace(const std::string &Path,
@@ -127,4 +127,4 @@ std::string describeFigures(const std::string &Check, const GrowthFigures &F, bo
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

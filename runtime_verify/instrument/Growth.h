@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 /// Below these a slope is noise: half an autograd node, and 256 bytes, per
@@ -63,6 +63,6 @@ std::string formatBytes(double BytesPerIter);
 std::string describeFigures(const std::string &Check, const GrowthFigures &F, bool Long);
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 using namespace clang;
@@ -193,7 +193,7 @@ public:
       Target = Name;
     }
     P.Target = Target;
-    std::string Sample = "::torch_tidy_probe::sample(\"" + P.ProbeName + "\", " + Target + ");";
+    std::string Sample = "::torch_tidy::probe::sample(\"" + P.ProbeName + "\", " + Target + ");";
 
     // Members, globals and statics outlive the call: sample when it ends.
     const Expr *Stripped = TargetExpr->IgnoreParenImpCasts();
@@ -248,7 +248,7 @@ private:
   }
 
   static std::string guard(const std::string &Sample) {
-    return " auto torch_tidy_probe_guard_ = ::torch_tidy_probe::atScopeEnd([&] { " + Sample +
+    return " auto torch_tidy_probe_guard_ = ::torch_tidy::probe::atScopeEnd([&] { " + Sample +
            " });";
   }
 
@@ -312,7 +312,7 @@ private:
     Span S = L.span(Best->getSourceRange());
     P.Target = L.text(Best->getSourceRange());
     P.Where = "each result of the forward call at line " + std::to_string(F.Line);
-    P.Insertions.push_back({S.Begin, "::torch_tidy_probe::watch(\"" + P.ProbeName + "\", "});
+    P.Insertions.push_back({S.Begin, "::torch_tidy::probe::watch(\"" + P.ProbeName + "\", "});
     P.Insertions.push_back({S.End, ")"});
     return P;
   }
@@ -367,4 +367,4 @@ llvm::Expected<std::string> applyFixAndInsertions(llvm::StringRef Code,
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

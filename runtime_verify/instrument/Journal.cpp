@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 namespace fs = llvm::sys::fs;
@@ -223,4 +223,4 @@ llvm::Error InPlaceJournal::restore() {
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -5,7 +5,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 std::string joinPath(llvm::StringRef A, llvm::StringRef B) {
@@ -15,4 +15,4 @@ std::string joinPath(llvm::StringRef A, llvm::StringRef B) {
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

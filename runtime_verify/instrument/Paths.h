@@ -6,13 +6,13 @@
 #include "llvm/ADT/StringRef.h"
 #include <string>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 /// \p A and \p B joined with the platform's separator.
 std::string joinPath(llvm::StringRef A, llvm::StringRef B);
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

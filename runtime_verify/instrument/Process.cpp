@@ -12,7 +12,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 static std::atomic<int> ChildPid{0};
@@ -125,4 +125,4 @@ ProcessResult runProcess(const std::vector<std::string> &Argv, const ProcessOpti
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 /// How a child process ended.
@@ -38,6 +38,6 @@ ProcessResult runProcess(const std::vector<std::string> &Argv, const ProcessOpti
 int currentChildPid();
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

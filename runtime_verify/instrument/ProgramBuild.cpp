@@ -13,7 +13,7 @@
 
 #include <cstdlib>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 namespace fs = llvm::sys::fs;
@@ -308,4 +308,4 @@ llvm::Error ProgramBuilder::build(const std::string &Source, const std::string &
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 /// Where a LibTorch's headers and libraries are.
@@ -76,6 +76,6 @@ private:
 };
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif
