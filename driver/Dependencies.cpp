@@ -2,7 +2,8 @@
 
 #include "driver/Dependencies.h"
 
-#include "driver/Engine.h"
+#include "base/Hashing.h"
+
 #include "llvm/Support/FileSystem.h"
 
 namespace json = llvm::json;

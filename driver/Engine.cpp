@@ -2,6 +2,8 @@
 
 #include "driver/Engine.h"
 
+#include "base/CacheFolder.h"
+#include "base/Hashing.h"
 #include "driver/AbsenceRecorder.h"
 #include "driver/PreambleCache.h"
 #include "driver/ResultCache.h"
@@ -23,39 +25,11 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace clang;
 using namespace clang::tidy;
 
 namespace torch_tidy {
-
-bool TUResult::hasCompilerErrors() const {
-  for (const ClangTidyError &E : Errors)
-    if (E.DiagLevel == ClangTidyError::Error &&
-        llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-"))
-      return true;
-  return false;
-}
-
-std::string contentHash(llvm::StringRef Text) {
-  return llvm::utohexstr(llvm::xxh3_64bits(Text), /*LowerCase=*/true) + ":" +
-         std::to_string(Text.size());
-}
-
-std::string fileHash(llvm::StringRef Path) {
-  // Only regular files: a path in a damaged cache entry that names a device
-  // or a FIFO must not block the run.
-  llvm::sys::fs::file_status Status;
-  if (llvm::sys::fs::status(Path, Status) ||
-      Status.type() != llvm::sys::fs::file_type::regular_file)
-    return "";
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!Buffer)
-    return "";
-  return contentHash((*Buffer)->getBuffer());
-}
 
 void recordFilesEntered(const SourceManager &SM, bool WithMainFile,
                         std::map<std::string, std::string> &Files,
@@ -347,11 +321,7 @@ bool preambleKeepsResults(const ClangTidyOptions &Options,
 }
 
 std::string cacheSubdirectory(const DriverOptions &Opts, llvm::StringRef Name) {
-  llvm::SmallString<256> D;
-  if (!Opts.CacheDir.empty())
-    D = Opts.CacheDir;
-  else
-    D = llvm::sys::path::parent_path(ResultCache::defaultDir());
+  llvm::SmallString<256> D(cacheFolder(Opts.CacheDir));
   llvm::sys::path::append(D, Name);
   return std::string(D);
 }

@@ -10,6 +10,7 @@
 #ifndef TORCH_TIDY_DRIVER_ENGINE_H
 #define TORCH_TIDY_DRIVER_ENGINE_H
 
+#include "base/UnitResult.h"
 #include "driver/Options.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -26,24 +27,6 @@ class SourceManager;
 } // namespace clang
 
 namespace torch_tidy {
-
-struct TUResult {
-  std::string MainFile;
-  std::vector<clang::tidy::ClangTidyError> Errors;
-  clang::tidy::ClangTidyStats Stats;
-  /// A content hash of every user file as it was analysed, so that fixes are
-  /// never applied to a file that changed since.
-  std::map<std::string, std::string> ContentHashes;
-  /// Every file the unit read, with its content hash, and every path it
-  /// looked up in vain: what a cached result depends on.
-  std::map<std::string, std::string> Dependencies;
-  std::vector<std::string> AbsentPaths;
-  /// The worker failed (crashed, ran out of memory, could not start).
-  bool Failed = false;
-  std::string FailureMessage;
-
-  bool hasCompilerErrors() const;
-};
 
 /// clang-tidy's options provider for this command line (defaults, .clang-tidy
 /// files or --config/--config-file, and the flags). Null and \p Error set on
@@ -80,12 +63,6 @@ void recordFilesEntered(const clang::SourceManager &SM, bool WithMainFile,
 std::unique_ptr<clang::tooling::FrontendActionFactory>
 newChecksActionFactory(clang::tidy::ClangTidyContext &Context,
                        const DriverOptions &Opts, TUResult &Result);
-
-/// A short, stable hash of \p Text.
-std::string contentHash(llvm::StringRef Text);
-
-/// The hash of a file as it is on disk now; empty when it cannot be read.
-std::string fileHash(llvm::StringRef Path);
 
 } // namespace torch_tidy
 

@@ -51,15 +51,6 @@ std::string normalise(llvm::StringRef Line) {
 
 } // namespace
 
-std::vector<std::string>
-sortedFixFiles(const llvm::StringMap<tooling::Replacements> &Fix) {
-  std::vector<std::string> Files;
-  for (const auto &E : Fix)
-    Files.push_back(E.getKey().str());
-  llvm::sort(Files);
-  return Files;
-}
-
 std::string repositoryRoot(llvm::StringRef Path) {
   llvm::SmallString<256> Dir(SourceFiles::absolute(Path));
   if (!llvm::sys::fs::is_directory(Dir))

@@ -34,10 +34,6 @@ std::vector<Finding> mergeFindings(const std::vector<TUResult> &Results,
 /// .git entry, else the current directory.
 std::string repositoryRoot(llvm::StringRef Path);
 
-/// The files a fix changes, sorted (outputs list them in this order).
-std::vector<std::string>
-sortedFixFiles(const llvm::StringMap<clang::tooling::Replacements> &Fix);
-
 /// \p Path relative to \p Root, with '/' separators; unchanged when outside.
 std::string relativeTo(llvm::StringRef Path, llvm::StringRef Root);
 

@@ -10,7 +10,7 @@
 
 #include "driver/Merge.h"
 #include "driver/Run.h"
-#include "fixits/ApplyFixes.h"
+#include "base/AtomicWrite.h"
 
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FormatVariadic.h"

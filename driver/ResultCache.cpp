@@ -2,9 +2,10 @@
 
 #include "driver/ResultCache.h"
 
+#include "base/AtomicWrite.h"
+#include "base/Hashing.h"
+#include "base/ResultFile.h"
 #include "driver/Dependencies.h"
-#include "driver/ResultFile.h"
-#include "fixits/ApplyFixes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -21,19 +22,6 @@ namespace torch_tidy {
 
 ResultCache::ResultCache(std::string Dir, uint64_t MaxBytes)
     : Dir(std::move(Dir)), MaxBytes(MaxBytes) {}
-
-std::string ResultCache::defaultDir() {
-  llvm::SmallString<256> D;
-  if (std::optional<std::string> Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
-      Xdg && !Xdg->empty())
-    D = *Xdg;
-  else if (!llvm::sys::path::home_directory(D))
-    D = "/tmp";
-  else
-    llvm::sys::path::append(D, ".cache");
-  llvm::sys::path::append(D, "torch-tidy", "results");
-  return std::string(D);
-}
 
 std::string ResultCache::toolIdentity(const char *Argv0, void *MainAddr) {
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, MainAddr);
@@ -55,16 +43,6 @@ std::string ResultCache::key(llvm::StringRef ToolIdentity,
   K.add(ExtraKey);
   K.add(MainFileHash);
   return K.hex();
-}
-
-void CacheKey::add(llvm::StringRef Part) {
-  H.update(std::to_string(Part.size()));
-  H.update(":");
-  H.update(Part);
-}
-
-std::string CacheKey::hex() {
-  return llvm::toHex(H.final(), /*LowerCase=*/true);
 }
 
 std::optional<TUResult> ResultCache::lookup(llvm::StringRef Key) {

@@ -13,8 +13,10 @@
 #ifndef TORCH_TIDY_DRIVER_RESULTCACHE_H
 #define TORCH_TIDY_DRIVER_RESULTCACHE_H
 
-#include "driver/Engine.h"
-#include "llvm/Support/SHA1.h"
+#include "base/UnitResult.h"
+#include "clang/Tooling/CompilationDatabase.h"
+
+#include <optional>
 
 namespace torch_tidy {
 
@@ -37,26 +39,10 @@ public:
   /// A hash of the running torch-tidy binary and its version.
   static std::string toolIdentity(const char *Argv0, void *MainAddr);
 
-  /// Where the cache lives by default: $XDG_CACHE_HOME/torch-tidy/results
-  /// (or ~/.cache/torch-tidy/results).
-  static std::string defaultDir();
-
 private:
   void trim();
   std::string Dir;
   uint64_t MaxBytes;
-};
-
-/// A cache key: a SHA-1 over length-prefixed parts, so that no two lists of
-/// parts give the same text to hash.
-class CacheKey {
-public:
-  explicit CacheKey(llvm::StringRef Kind) { add(Kind); }
-  void add(llvm::StringRef Part);
-  std::string hex();
-
-private:
-  llvm::SHA1 H;
 };
 
 /// Removes the least recently used files of \p Dir (by modification time)

@@ -14,8 +14,9 @@
 #include "runtime_verify/instrument/Findings.h"
 #include "runtime_verify/instrument/Instrumenter.h"
 #include "runtime_verify/instrument/ProgramBuild.h"
-#include "runtime_verify/instrument/Paths.h"
-#include "runtime_verify/instrument/Process.h"
+#include "base/CacheFolder.h"
+#include "base/Paths.h"
+#include "base/Process.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -62,7 +63,7 @@ static llvm::Expected<ProgramBuilder> makeBuilder(const VerifyOptions &O,
     return Torch.takeError();
   std::vector<std::string> Flags = O.CompileFlags;
   Flags.insert(Flags.end(), ExtraFlags.begin(), ExtraFlags.end());
-  ProgramBuilder Builder(*Torch, compilerPath(O), O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir,
+  ProgramBuilder Builder(*Torch, compilerPath(O), cacheFolder(O.CacheDir),
                          Flags, O.Timeout);
   if (llvm::Error E = Builder.prepare())
     return std::move(E);

@@ -6,8 +6,8 @@
 #include "runtime_verify/instrument/Findings.h"
 #include "runtime_verify/instrument/Instrumenter.h"
 #include "runtime_verify/instrument/Journal.h"
-#include "runtime_verify/instrument/Paths.h"
-#include "runtime_verify/instrument/Process.h"
+#include "base/Paths.h"
+#include "base/Process.h"
 #include "runtime_verify/instrument/ProgramBuild.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"

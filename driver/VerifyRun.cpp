@@ -1,7 +1,7 @@
 //===--- VerifyRun.cpp - run an instrumented program and measure it -------===//
 #include "driver/VerifyRun.h"
 
-#include "runtime_verify/instrument/Process.h"
+#include "base/Process.h"
 
 #include "llvm/Support/FileSystem.h"
 

@@ -2,7 +2,8 @@
 
 #include "driver/Workers.h"
 
-#include "driver/ResultFile.h"
+#include "base/Process.h"
+#include "base/ResultFile.h"
 #include "driver/SourceFiles.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -15,14 +16,10 @@
 
 #include <chrono>
 #include <cstring>
-#include <fcntl.h>
 #include <csignal>
 #include <deque>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace torch_tidy {
 
@@ -124,26 +121,15 @@ std::vector<TUResult> runWorkers(const WorkerPlan &Plan,
       Args.insert(Args.end(), Extra->second.begin(), Extra->second.end());
     Args.push_back(Files[I]);
     Args.insert(Args.end(), Plan.TrailingArgs.begin(), Plan.TrailingArgs.end());
-    std::vector<char *> Argv;
-    for (std::string &A : Args)
-      Argv.push_back(A.data());
-    Argv.push_back(nullptr);
-    posix_spawn_file_actions_t Actions;
-    posix_spawn_file_actions_init(&Actions);
-    posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&Actions, 1, R.LogPath.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&Actions, 1, 2);
-    pid_t Pid = 0;
-    int Err = posix_spawn(&Pid, Plan.Executable.c_str(), &Actions, nullptr,
-                          Argv.data(), environ);
-    posix_spawn_file_actions_destroy(&Actions);
+    ProcessOptions Options;
+    Options.NullStdin = true;
+    Options.StdoutPath = R.LogPath;
+    Options.StderrPath = "=stdout";
+    std::string Error;
+    pid_t Pid = startProcess(Args, Options, Error);
     Current = Files[I];
-    if (Err != 0) {
-      Results[I].MainFile = Files[I];
-      Results[I].Failed = true;
-      Results[I].FailureMessage =
-          std::string("cannot start a worker: ") + strerror(Err);
+    if (!Pid) {
+      Results[I] = TUResult::failure(Files[I], "cannot start a worker: " + Error);
       ++Done;
       return;
     }

@@ -35,11 +35,6 @@ llvm::Expected<TorchInstall> findTorch(const std::string &TorchDir);
 /// source tree torch-tidy was built from.
 std::string probeDir();
 
-/// The folder for cached precompiled headers and probe objects:
-/// $TORCH_TIDY_CACHE_DIR, else $XDG_CACHE_HOME/torch-tidy, else
-/// ~/.cache/torch-tidy.
-std::string defaultCacheDir();
-
 class ProgramBuilder {
 public:
   ProgramBuilder(TorchInstall Torch, std::string Compiler, std::string CacheDir,

@@ -13,7 +13,7 @@
 #include "driver/Baseline.h"
 #include "driver/Dependencies.h"
 #include "driver/Findings.h"
-#include "driver/ResultFile.h"
+#include "base/ResultFile.h"
 #include "runtime_verify/instrument/Growth.h"
 
 #include "clang-tidy/ClangTidy.h"

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TORCH_TIDY_DRIVER_RESULTFILE_H
-#define TORCH_TIDY_DRIVER_RESULTFILE_H
+#ifndef TORCH_TIDY_BASE_RESULTFILE_H
+#define TORCH_TIDY_BASE_RESULTFILE_H
 
-#include "driver/Engine.h"
+#include "base/UnitResult.h"
 #include "llvm/Support/JSON.h"
 
 namespace torch_tidy {

@@ -1,9 +1,6 @@
 //===--- ResultFile.cpp - a translation unit's result as JSON -------------===//
 
-#include "driver/ResultFile.h"
-
-#include "driver/Findings.h"
-
+#include "base/ResultFile.h"
 
 using namespace clang;
 using namespace clang::tidy;
