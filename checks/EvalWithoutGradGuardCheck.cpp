@@ -2,6 +2,8 @@
 
 #include "checks/EvalWithoutGradGuardCheck.h"
 
+#include "checks/CheckTable.h"
+#include "checks/UnnamedGradGuardCheck.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/LoopScope.h"
@@ -157,7 +159,8 @@ EvalWithoutGradGuardCheck::EvalWithoutGradGuardCheck(
       GuardType(Options.get("GuardType", "NoGradGuard").str()),
       AssumeUnknownTensorsCarryHistory(
           Options.get("AssumeUnknownTensorsCarryHistory", false)),
-      NamesTemporaryGuards(Context->isCheckEnabled("torch-unnamed-grad-guard")),
+      NamesTemporaryGuards(
+          Context->isCheckEnabled(checkName<UnnamedGradGuardCheck>())),
       EvalFunctionsRegex(EvalFunctions) {
   std::string Error;
   if (!EvalFunctionsRegex.isValid(Error))
@@ -362,8 +365,9 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
   if (Temporary)
     diag(Temporary->getBeginLoc(),
          "this guard is a temporary that protects nothing; the fix of "
-         "torch-unnamed-grad-guard names it, which covers this call",
-         DiagnosticIDs::Note);
+         "%0 names it, which covers this call",
+         DiagnosticIDs::Note)
+        << checkName<UnnamedGradGuardCheck>();
   if (F.EvalCall)
     diag(F.EvalCall->getBeginLoc(), "evaluation mode is set here",
          DiagnosticIDs::Note);

@@ -4,6 +4,7 @@
 
 #include "base/CacheFolder.h"
 #include "base/Hashing.h"
+#include "checks/CheckTable.h"
 #include "driver/AbsenceRecorder.h"
 #include "driver/PreambleCache.h"
 #include "driver/ResultCache.h"
@@ -307,7 +308,7 @@ bool preambleKeepsResults(const ClangTidyOptions &Options,
                           ClangTidyContext &Context) {
   for (const std::string &Name :
        getCheckNames(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false))
-    if (!llvm::StringRef(Name).starts_with("torch-"))
+    if (!findCheck(Name))
       return false;
   if (Context.isCheckEnabled("clang-diagnostic-warning"))
     return false;

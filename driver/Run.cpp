@@ -9,6 +9,7 @@
 
 #include "driver/Run.h"
 
+#include "checks/CheckTable.h"
 #include "driver/Baseline.h"
 #include "driver/Engine.h"
 #include "driver/Findings.h"
@@ -351,9 +352,8 @@ int runChecks(DriverOptions &O, const char *Argv0) {
 
   // Units that cannot reach LibTorch cannot hold a torch-* finding.
   unsigned Skipped = 0;
-  bool OnlyTorchChecks = llvm::all_of(Enabled, [](const std::string &C) {
-    return llvm::StringRef(C).starts_with("torch-");
-  });
+  bool OnlyTorchChecks = llvm::all_of(
+      Enabled, [](const std::string &C) { return findCheck(C) != nullptr; });
   if (O.SkipTorchlessTUs && OnlyTorchChecks && !O.HasFixedFlags) {
     std::vector<std::string> Kept;
     for (const std::string &U : Units) {

@@ -2,7 +2,7 @@
 
 #include "driver/Sarif.h"
 
-#include "driver/CheckCatalogue.h"
+#include "checks/CheckTable.h"
 #include "llvm/ADT/StringExtras.h"
 #include <map>
 #include <set>
@@ -67,6 +67,34 @@ json::Array sarifFixes(const llvm::StringMap<tooling::Replacements> &Fix,
   return Out;
 }
 
+// Where a check is documented: the check table's page for ours, clang's
+// documentation for upstream checks and compiler diagnostics.
+std::string helpUri(llvm::StringRef Check, llvm::StringRef DocBase) {
+  if (const CheckRow *Row = findCheck(Check))
+    return DocBase.str() + Row->docPage();
+  if (Check.starts_with("clang-diagnostic-"))
+    return "https://clang.llvm.org/docs/DiagnosticsReference.html";
+  if (Check.starts_with("clang-analyzer-"))
+    return "https://clang.llvm.org/docs/analyzer/checkers.html";
+  auto [Module, Rest] = Check.split('-');
+  if (Rest.empty())
+    return "https://clang.llvm.org/extra/clang-tidy/checks/list.html";
+  return "https://clang.llvm.org/extra/clang-tidy/checks/" + Module.str() +
+         "/" + Rest.str() + ".html";
+}
+
+json::Object rule(llvm::StringRef Name, llvm::StringRef DocBase) {
+  const CheckRow *Row = findCheck(Name);
+  std::string Summary =
+      Row ? std::string(Row->Summary) : "clang-tidy check " + Name.str() + ".";
+  return json::Object{
+      {"id", Name.str()},
+      {"name", Name.str()},
+      {"shortDescription", json::Object{{"text", Summary}}},
+      {"helpUri", helpUri(Name, DocBase)},
+      {"defaultConfiguration", json::Object{{"level", "warning"}}}};
+}
+
 } // namespace
 
 std::string fileUri(llvm::StringRef Path) {
@@ -80,7 +108,7 @@ json::Value findingsToSarif(const std::vector<Finding> &Findings,
                             SourceFiles &Sources, llvm::StringRef Root,
                             llvm::StringRef DocBase) {
   std::set<std::string> RuleNames;
-  for (const CheckInfo &C : torchChecks())
+  for (const CheckRow &C : checkTable())
     RuleNames.insert(C.Name);
   for (const Finding &F : Findings)
     RuleNames.insert(F.Error.DiagnosticName);
@@ -88,15 +116,7 @@ json::Value findingsToSarif(const std::vector<Finding> &Findings,
   json::Array Rules;
   for (const std::string &Name : RuleNames) {
     RuleIndex[Name] = Rules.size();
-    std::string Summary = checkSummary(Name).str();
-    if (Summary.empty())
-      Summary = "clang-tidy check " + Name + ".";
-    Rules.push_back(json::Object{
-        {"id", Name},
-        {"name", Name},
-        {"shortDescription", json::Object{{"text", Summary}}},
-        {"helpUri", checkHelpUri(Name, DocBase)},
-        {"defaultConfiguration", json::Object{{"level", "warning"}}}});
+    Rules.push_back(rule(Name, DocBase));
   }
 
   json::Array Results;

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "clang-tidy/tool/ClangTidyMain.h"
-#include "driver/Verify.h"
+#include "runtime_verify/command/Verify.h"
 #include "driver/Merge.h"
 #include "driver/Options.h"
 #include "driver/Run.h"
@@ -42,7 +42,7 @@ int main(int argc, const char **argv) {
 
   // Subcommands: verify, merge.
   if (argc > 1 && llvm::StringRef(argv[1]) == "verify")
-    return torch_tidy::verifyMain(argc - 1, argv + 1);
+    return torch_tidy::verify::verifyMain(argc - 1, argv + 1);
   if (argc > 1 && llvm::StringRef(argv[1]) == "merge")
     return torch_tidy::mergeMain(argc - 1, argv + 1);
   if (argc > 1 && llvm::StringRef(argv[1]) == "apply-fixes")

@@ -10,6 +10,7 @@
 #ifndef TORCH_TIDY_RUNTIME_VERIFY_GROWTH_H
 #define TORCH_TIDY_RUNTIME_VERIFY_GROWTH_H
 
+#include "checks/CheckTable.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -52,15 +53,15 @@ struct GrowthFigures {
 
 GrowthFigures measureGrowth(const std::vector<ProbeSample> &Samples, unsigned Warmup);
 
-/// Whether the figures show what the check claims: for the growth checks,
-/// the watched graph grows (torch-retain-graph-in-loop: or the live bytes
-/// grow, since a retained graph keeps its saved tensors); for
-/// torch-eval-without-grad-guard, every forward builds a graph.
-bool confirms(const std::string &Check, const GrowthFigures &Figures);
+/// Whether the figures show what the check claims, by how its findings are
+/// watched: a watched target's graph grows (a backward's tensor: or the
+/// live bytes grow, since a retained graph keeps its saved tensors); a
+/// forward's result: every forward builds a graph.
+bool confirms(VerifyProbe Probe, const GrowthFigures &Figures);
 
 /// "+7.0 autograd nodes/iter, +0 B/iter tensors (cpu)" and friends.
 std::string formatBytes(double BytesPerIter);
-std::string describeFigures(const std::string &Check, const GrowthFigures &F, bool Long);
+std::string describeFigures(VerifyProbe Probe, const GrowthFigures &F, bool Long);
 
 } // namespace verify
 } // namespace torch_tidy

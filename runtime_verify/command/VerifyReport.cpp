@@ -1,9 +1,23 @@
 //===--- VerifyReport.cpp - printing what `torch-tidy verify` found -------===//
-#include "driver/VerifyReport.h"
+#include "runtime_verify/command/VerifyReport.h"
 
 #include "llvm/Support/JSON.h"
 
-namespace torch_tidy {
+namespace torch_tidy::verify {
+
+FindingResult FindingResult::of(const std::string &File, const Finding &F,
+                                const ProbePlan &P) {
+  FindingResult R;
+  R.File = File;
+  R.Line = F.Line;
+  R.Check = F.Check;
+  R.Probe = F.Probe;
+  R.Target = P.Target;
+  R.Where = P.Where;
+  R.HasFix = !F.Fix.empty();
+  R.Error = P.Error;
+  return R;
+}
 
 std::string verdictOf(const FindingResult &R) {
   if (!R.Error.empty() || !R.Original.Ran)
@@ -28,14 +42,14 @@ void printText(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results)
       OS << "could not run: " << (R.Error.empty() ? R.Original.Error : R.Error) << "\n";
       continue;
     }
-    OS << Verdict << ": " << verify::describeFigures(R.Check, R.Original.Figures, true)
+    OS << Verdict << ": " << describeFigures(R.Probe, R.Original.Figures, true)
        << runsNote(R.Original) << "; with fix: ";
     if (!R.HasFix)
       OS << "no fix-it to apply";
     else if (!R.Fixed.Ran)
       OS << "could not run: " << R.Fixed.Error;
     else
-      OS << verify::describeFigures(R.Check, R.Fixed.Figures, false)
+      OS << describeFigures(R.Probe, R.Fixed.Figures, false)
          << (R.Fixed.Confirmed ? " (still confirmed)" : "") << runsNote(R.Fixed);
     OS << "\n";
   }
@@ -44,7 +58,7 @@ void printText(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results)
 static llvm::json::Value variantJson(const VariantResult &V) {
   if (!V.Ran)
     return llvm::json::Object{{"ran", false}, {"error", V.Error}};
-  const verify::GrowthFigures &F = V.Figures;
+  const GrowthFigures &F = V.Figures;
   llvm::json::Array Runs;
   for (bool B : V.RepeatVerdicts)
     Runs.push_back(B);
@@ -75,6 +89,14 @@ void printJson(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results)
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(All))) << "\n";
 }
 
+void printResults(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results,
+                  llvm::StringRef Format) {
+  if (Format == "json")
+    printJson(OS, Results);
+  else
+    printText(OS, Results);
+}
+
 int verifyError(const std::string &Message) {
   llvm::errs() << "torch-tidy verify: error: " << Message << "\n";
   return 2;
@@ -92,4 +114,4 @@ int exitCodeFor(const std::vector<FindingResult> &Results) {
   return Code;
 }
 
-} // namespace torch_tidy
+} // namespace torch_tidy::verify

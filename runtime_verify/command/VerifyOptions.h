@@ -1,11 +1,11 @@
 //===--- VerifyOptions.h - the command line of `torch-tidy verify` --------===//
-#ifndef TORCH_TIDY_DRIVER_VERIFYOPTIONS_H
-#define TORCH_TIDY_DRIVER_VERIFYOPTIONS_H
+#ifndef TORCH_TIDY_RUNTIME_VERIFY_COMMAND_VERIFYOPTIONS_H
+#define TORCH_TIDY_RUNTIME_VERIFY_COMMAND_VERIFYOPTIONS_H
 
 #include <string>
 #include <vector>
 
-namespace torch_tidy {
+namespace torch_tidy::verify {
 
 struct VerifyOptions {
   std::string File;
@@ -33,8 +33,9 @@ struct VerifyOptions {
 /// one-line message.
 bool parseVerifyOptions(int Argc, const char **Argv, VerifyOptions &Out, std::string &Error);
 
-extern const char VerifyUsage[];
+/// The usage text (--help), with the checks whose findings verify runs.
+std::string verifyUsage();
 
-} // namespace torch_tidy
+} // namespace torch_tidy::verify
 
 #endif

@@ -1,13 +1,14 @@
 //===--- VerifyInPlace.cpp - verify a finding inside a real project -------===//
-#include "driver/VerifyInPlace.h"
-#include "driver/VerifyReport.h"
-#include "driver/VerifyRun.h"
+#include "runtime_verify/command/VerifyInPlace.h"
+#include "runtime_verify/command/Analysis.h"
+#include "runtime_verify/command/VerifyReport.h"
+#include "runtime_verify/command/VerifyRun.h"
 
+#include "base/Paths.h"
+#include "base/Process.h"
 #include "runtime_verify/instrument/Findings.h"
 #include "runtime_verify/instrument/Instrumenter.h"
 #include "runtime_verify/instrument/Journal.h"
-#include "base/Paths.h"
-#include "base/Process.h"
 #include "runtime_verify/instrument/ProgramBuild.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -17,11 +18,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace torch_tidy {
+namespace torch_tidy::verify {
 
-using namespace verify;
 namespace fs = llvm::sys::fs;
-namespace path = llvm::sys::path;
 
 /// The compile command's flags for File, without the compiler, the file
 /// and the output.
@@ -58,6 +57,46 @@ static std::string probePreamble(bool Cuda) {
   return Text;
 }
 
+/// The insertions that instrument the file for \p Probe, probe code first.
+static std::vector<Insertion> instrumentation(const VerifyOptions &O, const ProbePlan &Probe) {
+  bool Cuda = false;
+  if (llvm::Expected<TorchInstall> Torch = findTorch(O.TorchDir))
+    Cuda = Torch->HasCuda;
+  else
+    llvm::consumeError(Torch.takeError());
+  std::vector<Insertion> Edits = Probe.Insertions;
+  Edits.push_back({0, probePreamble(Cuda)});
+  return Edits;
+}
+
+/// Writes \p Text over the file (under the journal), then runs the
+/// project's build and run commands and measures the probe.
+static VariantResult runVariant(const VerifyOptions &O, InPlaceJournal &Journal,
+                                const std::string &WorkDir, const std::string &Name,
+                                llvm::Expected<std::string> Text, const Finding &F,
+                                const ProbePlan &Probe) {
+  VariantResult V;
+  if (!Text) {
+    V.Error = "cannot apply the edits: " + llvm::toString(Text.takeError());
+    return V;
+  }
+  if (llvm::Error E = Journal.write(*Text)) {
+    V.Error = llvm::toString(std::move(E));
+    return V;
+  }
+  ProcessOptions B;
+  B.StdoutPath = joinPath(WorkDir, Name + "-build.log");
+  B.StderrPath = "=stdout";
+  B.TimeoutSeconds = O.Timeout;
+  ProcessResult Built = runProcess({"/bin/sh", "-c", O.BuildCommand}, B);
+  if (!Built.succeeded()) {
+    V.Error = "the build command " + Built.describe();
+    return V;
+  }
+  return runAndMeasure({"/bin/sh", "-c", O.RunCommand}, joinPath(WorkDir, Name + ".jsonl"),
+                       Probe.ProbeName, F.Probe, O, joinPath(WorkDir, Name + "-run.log"));
+}
+
 int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
   if (!fs::is_directory(O.BuildDir))
     return verifyError("build folder '" + O.BuildDir + "' does not exist");
@@ -75,101 +114,45 @@ int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
   if (!Buffer)
     return verifyError("cannot read '" + O.File + "': " + Buffer.getError().message());
   std::string Code = (*Buffer)->getBuffer().str();
-
   llvm::Expected<std::vector<std::string>> Flags = flagsFromDatabase(O.BuildDir, File);
   if (!Flags)
     return verifyError(llvm::toString(Flags.takeError()));
-
-  llvm::SmallString<256> WorkDir;
-  if (std::error_code EC = fs::createUniqueDirectory("torch-tidy-verify", WorkDir))
-    return verifyError("cannot create a temporary folder: " + EC.message());
-  struct Cleanup {
-    std::string Dir;
-    ~Cleanup() { fs::remove_directories(Dir); }
-  } CleanWork{std::string(WorkDir)};
+  llvm::Expected<WorkFolder> Work = WorkFolder::make("");
+  if (!Work)
+    return verifyError(llvm::toString(Work.takeError()));
 
   // Analysis reads the file where it is, through the project's database.
-  std::string Yaml = joinPath(WorkDir, "findings.yaml");
-  std::string Log = joinPath(WorkDir, "analysis.log");
-  ProcessOptions P;
-  P.StdoutPath = Log;
-  P.StderrPath = "=stdout";
-  ProcessResult R = runProcess({Self, "-checks=" + verifiableChecksFilter(),
-                                "--export-fixes=" + Yaml, "-p=" + O.BuildDir, File},
-                               P);
-  if (!R.Started || R.Signal || R.TimedOut || R.ExitCode > 1)
-    return verifyError("the analysis of " + O.File + " failed (" + R.describe() + ")");
-  llvm::Expected<std::vector<Finding>> All = readFindings(Yaml, File, Code);
+  AnalysisRequest Request{Self, File, O.BuildDir, {}, Work->path(), O.File, /*ShowLog=*/false};
+  llvm::Expected<std::vector<Finding>> All = analyse(Request, Code);
   if (!All)
     return verifyError(llvm::toString(All.takeError()));
-  const Finding *F = nullptr;
-  for (const Finding &Cand : *All)
-    if (Cand.Line == O.Line && !F)
-      F = &Cand;
-  if (!F)
+  auto F = llvm::find_if(*All, [&](const Finding &C) { return C.Line == O.Line; });
+  if (F == All->end())
     return verifyError("no growth finding at " + O.File + ":" + std::to_string(O.Line));
-
   llvm::Expected<ProgramPlan> Plan = planProbes(File, Code, *Flags, {*F});
   if (!Plan)
     return verifyError(llvm::toString(Plan.takeError()));
   const ProbePlan &Probe = Plan->Plans.front();
-  FindingResult Result;
-  Result.File = O.File;
-  Result.Line = F->Line;
-  Result.Check = F->Check;
-  Result.Target = Probe.Target;
-  Result.Where = Probe.Where;
-  Result.HasFix = !F->Fix.empty();
   if (!Probe.Error.empty())
     return verifyError("cannot place a probe at " + O.File + ":" + std::to_string(O.Line) + ": " +
-                Probe.Error);
+                       Probe.Error);
 
-  bool Cuda = false;
-  if (llvm::Expected<TorchInstall> Torch = findTorch(O.TorchDir))
-    Cuda = Torch->HasCuda;
-  else
-    llvm::consumeError(Torch.takeError());
-  std::vector<Insertion> Edits = Probe.Insertions;
-  Edits.push_back({0, probePreamble(Cuda)});
-
+  std::vector<Insertion> Edits = instrumentation(O, Probe);
   InPlaceJournal Journal;
   if (llvm::Error E = Journal.begin(O.BuildDir, File))
     return verifyError(llvm::toString(std::move(E)));
-
-  auto Variant = [&](const std::string &Name, llvm::Expected<std::string> Text) {
-    VariantResult V;
-    if (!Text) {
-      V.Error = "cannot apply the edits: " + llvm::toString(Text.takeError());
-      return V;
-    }
-    if (llvm::Error E = Journal.write(*Text)) {
-      V.Error = llvm::toString(std::move(E));
-      return V;
-    }
-    ProcessOptions B;
-    B.StdoutPath = joinPath(WorkDir, Name + "-build.log");
-    B.StderrPath = "=stdout";
-    B.TimeoutSeconds = O.Timeout;
-    ProcessResult Built = runProcess({"/bin/sh", "-c", O.BuildCommand}, B);
-    if (!Built.succeeded()) {
-      V.Error = "the build command " + Built.describe();
-      return V;
-    }
-    return runAndMeasure({"/bin/sh", "-c", O.RunCommand}, joinPath(WorkDir, Name + ".jsonl"),
-                         Probe.ProbeName, F->Check, O, joinPath(WorkDir, Name + "-run.log"));
-  };
-  Result.Original = Variant("original", applyInsertions(Code, Edits));
+  FindingResult Result = FindingResult::of(O.File, *F, Probe);
+  Result.Original = runVariant(O, Journal, Work->path(), "original",
+                               applyInsertions(Code, Edits), *F, Probe);
   if (Result.HasFix && Result.Original.Ran)
-    Result.Fixed = Variant("fixed", applyFixAndInsertions(Code, F->Fix, Edits));
+    Result.Fixed = runVariant(O, Journal, Work->path(), "fixed",
+                              applyFixAndInsertions(Code, F->Fix, Edits), *F, Probe);
   if (llvm::Error E = Journal.restore())
     return verifyError(llvm::toString(std::move(E)));
 
   std::vector<FindingResult> Results = {Result};
-  if (O.Format == "json")
-    printJson(llvm::outs(), Results);
-  else
-    printText(llvm::outs(), Results);
+  printResults(llvm::outs(), Results, O.Format);
   return exitCodeFor(Results);
 }
 
-} // namespace torch_tidy
+} // namespace torch_tidy::verify

@@ -1,16 +1,15 @@
 //===--- VerifyRun.cpp - run an instrumented program and measure it -------===//
-#include "driver/VerifyRun.h"
+#include "runtime_verify/command/VerifyRun.h"
 
 #include "base/Process.h"
 
 #include "llvm/Support/FileSystem.h"
 
-namespace torch_tidy {
+namespace torch_tidy::verify {
 
-using namespace verify;
 
 static VariantResult runOnce(const std::vector<std::string> &Argv, const std::string &TracePath,
-                             const std::string &ProbeName, const std::string &Check,
+                             const std::string &ProbeName, VerifyProbe Probe,
                              const VerifyOptions &O, const std::string &LogPath) {
   VariantResult V;
   llvm::sys::fs::remove(TracePath);
@@ -39,19 +38,19 @@ static VariantResult runOnce(const std::vector<std::string> &Argv, const std::st
   }
   V.Ran = true;
   V.Figures = measureGrowth(*Samples, O.Warmup);
-  V.Confirmed = confirms(Check, V.Figures);
+  V.Confirmed = confirms(Probe, V.Figures);
   return V;
 }
 
 VariantResult runAndMeasure(const std::vector<std::string> &Argv, const std::string &TracePath,
-                            const std::string &ProbeName, const std::string &Check,
+                            const std::string &ProbeName, VerifyProbe Probe,
                             const VerifyOptions &O, const std::string &LogPath) {
-  VariantResult First = runOnce(Argv, TracePath, ProbeName, Check, O, LogPath);
+  VariantResult First = runOnce(Argv, TracePath, ProbeName, Probe, O, LogPath);
   if (!First.Ran || O.Repeat < 2)
     return First;
   First.RepeatVerdicts.push_back(First.Confirmed);
   for (unsigned I = 1; I < O.Repeat; ++I) {
-    VariantResult Again = runOnce(Argv, TracePath, ProbeName, Check, O, LogPath);
+    VariantResult Again = runOnce(Argv, TracePath, ProbeName, Probe, O, LogPath);
     if (!Again.Ran) {
       First.Ran = false;
       First.Error = "run " + std::to_string(I + 1) + " failed: " + Again.Error;
@@ -62,4 +61,4 @@ VariantResult runAndMeasure(const std::vector<std::string> &Argv, const std::str
   return First;
 }
 
-} // namespace torch_tidy
+} // namespace torch_tidy::verify
