@@ -33,6 +33,22 @@ json::Object messageToJSON(const tooling::DiagnosticMessage &M) {
                       {"fixes", fixToJSON(M.Fix)}};
 }
 
+/// The file, offset and length of a range or a fix; false when one is
+/// missing or negative.
+bool spanFromJSON(const json::Object *O, tooling::FileByteRange &Span) {
+  if (!O)
+    return false;
+  auto File = O->getString("file");
+  auto Offset = O->getInteger("offset");
+  auto Length = O->getInteger("length");
+  if (!File || !Offset || !Length || *Offset < 0 || *Length < 0)
+    return false;
+  Span.FilePath = File->str();
+  Span.FileOffset = static_cast<unsigned>(*Offset);
+  Span.Length = static_cast<unsigned>(*Length);
+  return true;
+}
+
 bool messageFromJSON(const json::Value &V, tooling::DiagnosticMessage &M,
                      std::string &Error) {
   const json::Object *O = V.getAsObject();
@@ -53,32 +69,22 @@ bool messageFromJSON(const json::Value &V, tooling::DiagnosticMessage &M,
   M.FilePath = File->str();
   M.FileOffset = static_cast<unsigned>(*Offset);
   for (const json::Value &RV : *Ranges) {
-    const json::Object *R = RV.getAsObject();
-    auto F = R ? R->getString("file") : std::nullopt;
-    auto Off = R ? R->getInteger("offset") : std::nullopt;
-    auto Len = R ? R->getInteger("length") : std::nullopt;
-    if (!F || !Off || !Len || *Off < 0 || *Len < 0) {
+    tooling::FileByteRange BR;
+    if (!spanFromJSON(RV.getAsObject(), BR)) {
       Error = "a range lacks file, offset or length";
       return false;
     }
-    tooling::FileByteRange BR;
-    BR.FilePath = F->str();
-    BR.FileOffset = static_cast<unsigned>(*Off);
-    BR.Length = static_cast<unsigned>(*Len);
     M.Ranges.push_back(BR);
   }
   for (const json::Value &FV : *Fixes) {
     const json::Object *F = FV.getAsObject();
-    auto Path = F ? F->getString("file") : std::nullopt;
-    auto Off = F ? F->getInteger("offset") : std::nullopt;
-    auto Len = F ? F->getInteger("length") : std::nullopt;
+    tooling::FileByteRange Span;
     auto Text = F ? F->getString("text") : std::nullopt;
-    if (!Path || !Off || !Len || !Text || *Off < 0 || *Len < 0) {
+    if (!spanFromJSON(F, Span) || !Text) {
       Error = "a fix lacks file, offset, length or text";
       return false;
     }
-    tooling::Replacement R(*Path, static_cast<unsigned>(*Off),
-                           static_cast<unsigned>(*Len), *Text);
+    tooling::Replacement R(Span.FilePath, Span.FileOffset, Span.Length, *Text);
     if (llvm::Error E = M.Fix[R.getFilePath()].add(R)) {
       Error = "overlapping replacements in one fix: " +
               llvm::toString(std::move(E));

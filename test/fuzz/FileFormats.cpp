@@ -10,9 +10,9 @@
 
 #include "test/fuzz/FileFormats.h"
 
-#include "driver/Baseline.h"
-#include "driver/Dependencies.h"
-#include "driver/Findings.h"
+#include "driver/report/Baseline.h"
+#include "driver/engine/Dependencies.h"
+#include "driver/report/Findings.h"
 #include "base/ResultFile.h"
 #include "runtime_verify/instrument/Growth.h"
 

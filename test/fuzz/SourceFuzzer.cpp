@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Engine.h"
+#include "driver/engine/Engine.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
