@@ -69,8 +69,8 @@ bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text,
       // Not permitted: the file keeps the user that runs the tool.
     }
   } else {
-    llvm::sys::fs::setPermissions(
-        Temp, static_cast<llvm::sys::fs::perms>(0644));
+    llvm::sys::fs::setPermissions(Temp,
+                                  static_cast<llvm::sys::fs::perms>(0644));
   }
   if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
     return Fail(EC.message());

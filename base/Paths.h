@@ -1,4 +1,5 @@
-//===--- Paths.h - joining file system paths ---------------------*- C++ -*-===//
+//===--- Paths.h - joining file system paths ---------------------*- C++
+//-*-===//
 
 #ifndef TORCH_TIDY_BASE_PATHS_H
 #define TORCH_TIDY_BASE_PATHS_H

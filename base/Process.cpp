@@ -27,7 +27,8 @@ std::string ProcessResult::describe() const {
   if (TimedOut)
     return "timed out";
   if (Signal)
-    return "killed by signal " + std::to_string(Signal) + " (" + strsignal(Signal) + ")";
+    return "killed by signal " + std::to_string(Signal) + " (" +
+           strsignal(Signal) + ")";
   return "exit status " + std::to_string(ExitCode);
 }
 
@@ -69,24 +70,26 @@ std::vector<char *> pointersTo(std::vector<std::string> &Strings) {
 }
 
 /// The redirections of \p O, in the order a shell would apply them.
-void addFileActions(posix_spawn_file_actions_t &Actions, const ProcessOptions &O) {
+void addFileActions(posix_spawn_file_actions_t &Actions,
+                    const ProcessOptions &O) {
   if (O.NullStdin)
-    posix_spawn_file_actions_addopen(&Actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&Actions, STDIN_FILENO, "/dev/null",
+                                     O_RDONLY, 0);
   const int Write = O_WRONLY | O_CREAT | O_TRUNC;
   if (!O.StdoutPath.empty())
-    posix_spawn_file_actions_addopen(&Actions, STDOUT_FILENO, O.StdoutPath.c_str(), Write,
-                                     0644);
+    posix_spawn_file_actions_addopen(&Actions, STDOUT_FILENO,
+                                     O.StdoutPath.c_str(), Write, 0644);
   if (O.StderrPath == "=stdout")
     posix_spawn_file_actions_adddup2(&Actions, STDOUT_FILENO, STDERR_FILENO);
   else if (!O.StderrPath.empty())
-    posix_spawn_file_actions_addopen(&Actions, STDERR_FILENO, O.StderrPath.c_str(), Write,
-                                     0644);
+    posix_spawn_file_actions_addopen(&Actions, STDERR_FILENO,
+                                     O.StderrPath.c_str(), Write, 0644);
 }
 
 } // namespace
 
-int startProcess(const std::vector<std::string> &Argv, const ProcessOptions &Options,
-                 std::string &Error) {
+int startProcess(const std::vector<std::string> &Argv,
+                 const ProcessOptions &Options, std::string &Error) {
   if (Argv.empty()) {
     Error = "empty command";
     return 0;
@@ -108,7 +111,8 @@ int startProcess(const std::vector<std::string> &Argv, const ProcessOptions &Opt
   posix_spawnattr_setsigdefault(&Attributes, &Defaults);
   posix_spawnattr_setflags(&Attributes, POSIX_SPAWN_SETSIGDEF);
   pid_t Pid = 0;
-  int Err = posix_spawnp(&Pid, CArgs[0], &Actions, &Attributes, CArgs.data(), CEnv.data());
+  int Err = posix_spawnp(&Pid, CArgs[0], &Actions, &Attributes, CArgs.data(),
+                         CEnv.data());
   posix_spawnattr_destroy(&Attributes);
   posix_spawn_file_actions_destroy(&Actions);
   if (Err != 0) {
@@ -118,7 +122,8 @@ int startProcess(const std::vector<std::string> &Argv, const ProcessOptions &Opt
   return Pid;
 }
 
-ProcessResult runProcess(const std::vector<std::string> &Argv, const ProcessOptions &Options) {
+ProcessResult runProcess(const std::vector<std::string> &Argv,
+                         const ProcessOptions &Options) {
   ProcessResult Result;
   std::string Error;
   pid_t Pid = startProcess(Argv, Options, Error);
@@ -137,7 +142,8 @@ ProcessResult runProcess(const std::vector<std::string> &Argv, const ProcessOpti
     if (Done < 0 && errno != EINTR)
       break;
     if (Options.TimeoutSeconds &&
-        std::chrono::steady_clock::now() - Start > std::chrono::seconds(Options.TimeoutSeconds)) {
+        std::chrono::steady_clock::now() - Start >
+            std::chrono::seconds(Options.TimeoutSeconds)) {
       ::kill(Pid, SIGKILL);
       ::waitpid(Pid, &Status, 0);
       TimedOut = true;

@@ -22,7 +22,9 @@ struct ProcessResult {
   int Signal = 0;        ///< non-zero when a signal ended it
   std::string Error;
 
-  bool succeeded() const { return Started && !TimedOut && Signal == 0 && ExitCode == 0; }
+  bool succeeded() const {
+    return Started && !TimedOut && Signal == 0 && ExitCode == 0;
+  }
   /// "exit status 3", "killed by signal 11 (Segmentation fault)", ...
   std::string describe() const;
   /// The result of a child that ended with wait status \p Status.
@@ -31,21 +33,22 @@ struct ProcessResult {
 
 struct ProcessOptions {
   std::vector<std::pair<std::string, std::string>> SetEnv; ///< added to ours
-  std::string StdoutPath; ///< empty: inherit
-  std::string StderrPath; ///< empty: inherit; "=stdout": same as stdout
-  bool NullStdin = false; ///< read from /dev/null instead of our stdin
+  std::string StdoutPath;                                  ///< empty: inherit
+  std::string StderrPath;      ///< empty: inherit; "=stdout": same as stdout
+  bool NullStdin = false;      ///< read from /dev/null instead of our stdin
   unsigned TimeoutSeconds = 0; ///< 0: none
 };
 
 /// Starts Argv[0] (looked up in PATH unless it has a '/') with Argv, its
 /// SIGINT and SIGTERM back to their defaults. Returns its process id, or 0
 /// with \p Error set when it could not be started.
-int startProcess(const std::vector<std::string> &Argv, const ProcessOptions &Options,
-                 std::string &Error);
+int startProcess(const std::vector<std::string> &Argv,
+                 const ProcessOptions &Options, std::string &Error);
 
 /// Runs Argv[0] as startProcess does and waits for it (at most
 /// Options.TimeoutSeconds, then kills it).
-ProcessResult runProcess(const std::vector<std::string> &Argv, const ProcessOptions &Options);
+ProcessResult runProcess(const std::vector<std::string> &Argv,
+                         const ProcessOptions &Options);
 
 /// The process id of the child runProcess is waiting for, or 0: a signal
 /// handler may forward a signal to it.

@@ -23,9 +23,8 @@ json::Array fixToJSON(const llvm::StringMap<tooling::Replacements> &Fix) {
 json::Object messageToJSON(const tooling::DiagnosticMessage &M) {
   json::Array Ranges;
   for (const tooling::FileByteRange &R : M.Ranges)
-    Ranges.push_back(json::Object{{"file", R.FilePath},
-                                  {"offset", R.FileOffset},
-                                  {"length", R.Length}});
+    Ranges.push_back(json::Object{
+        {"file", R.FilePath}, {"offset", R.FileOffset}, {"length", R.Length}});
   return json::Object{{"message", M.Message},
                       {"file", M.FilePath},
                       {"offset", M.FileOffset},
@@ -96,9 +95,12 @@ bool messageFromJSON(const json::Value &V, tooling::DiagnosticMessage &M,
 
 const char *levelName(tooling::Diagnostic::Level L) {
   switch (L) {
-  case tooling::Diagnostic::Remark: return "remark";
-  case tooling::Diagnostic::Warning: return "warning";
-  case tooling::Diagnostic::Error: return "error";
+  case tooling::Diagnostic::Remark:
+    return "remark";
+  case tooling::Diagnostic::Warning:
+    return "warning";
+  case tooling::Diagnostic::Error:
+    return "error";
   }
   return "warning";
 }
@@ -165,9 +167,10 @@ bool fromJSON(const json::Value &V, TUResult &R, std::string &Error) {
       Error = "a diagnostic lacks a field";
       return false;
     }
-    tooling::Diagnostic::Level L = *Level == "error" ? tooling::Diagnostic::Error
-                                   : *Level == "remark" ? tooling::Diagnostic::Remark
-                                                        : tooling::Diagnostic::Warning;
+    tooling::Diagnostic::Level L =
+        *Level == "error"    ? tooling::Diagnostic::Error
+        : *Level == "remark" ? tooling::Diagnostic::Remark
+                             : tooling::Diagnostic::Warning;
     ClangTidyError E(*Check, L, *Build, *WAE);
     if (!messageFromJSON(*Main, E.Message, Error))
       return false;

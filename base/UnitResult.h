@@ -1,4 +1,5 @@
-//===--- UnitResult.h - what analysing one translation unit gave -*- C++ -*-===//
+//===--- UnitResult.h - what analysing one translation unit gave -*- C++
+//-*-===//
 //
 // The result of one translation unit: its diagnostics (clang-tidy's own
 // type, notes and fixes included), the suppression counts, and the files it

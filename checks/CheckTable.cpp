@@ -19,9 +19,7 @@ static const CheckRow Rows[] = {
 #include "checks/Checks.def"
 };
 
-std::string CheckRow::docPage() const {
-  return std::string(Name) + ".md";
-}
+std::string CheckRow::docPage() const { return std::string(Name) + ".md"; }
 
 llvm::ArrayRef<CheckRow> checkTable() { return Rows; }
 

@@ -63,7 +63,8 @@ bool parseUnsigned(llvm::StringRef V, unsigned &Out) {
 // Row makers, one per kind of field.
 
 /// A clang-tidy flag with an optional text value, passed on as given.
-Flag tidyText(const char *Name, std::optional<std::string> DriverOptions::*Field) {
+Flag tidyText(const char *Name,
+              std::optional<std::string> DriverOptions::*Field) {
   return {Name, Shape::Value,
           [Field](DriverOptions &O, llvm::StringRef V, std::string &) {
             O.*Field = V.str();
@@ -76,7 +77,8 @@ Flag tidyText(const char *Name, std::optional<std::string> DriverOptions::*Field
 }
 
 /// A clang-tidy flag that may repeat, each value passed on.
-Flag tidyList(const char *Name, std::vector<std::string> DriverOptions::*Field) {
+Flag tidyList(const char *Name,
+              std::vector<std::string> DriverOptions::*Field) {
   return {Name, Shape::Value,
           [Field](DriverOptions &O, llvm::StringRef V, std::string &) {
             (O.*Field).push_back(V.str());
@@ -88,10 +90,12 @@ Flag tidyList(const char *Name, std::vector<std::string> DriverOptions::*Field) 
           }};
 }
 
-bool setBool(const char *Name, llvm::StringRef V, bool &Out, std::string &Error) {
+bool setBool(const char *Name, llvm::StringRef V, bool &Out,
+             std::string &Error) {
   std::optional<bool> B = parseBool(V);
   if (!B) {
-    Error = std::string("--") + Name + ": '" + V.str() + "' is not true or false";
+    Error =
+        std::string("--") + Name + ": '" + V.str() + "' is not true or false";
     return false;
   }
   Out = *B;
@@ -99,28 +103,32 @@ bool setBool(const char *Name, llvm::StringRef V, bool &Out, std::string &Error)
 }
 
 /// A clang-tidy true/false flag that overrides the configuration when given.
-Flag tidyOptionalBool(const char *Name, std::optional<bool> DriverOptions::*Field) {
-  return {Name, Shape::Bool,
-          [Name, Field](DriverOptions &O, llvm::StringRef V, std::string &Error) {
-            bool B = true;
-            if (!setBool(Name, V, B, Error))
-              return false;
-            O.*Field = B;
-            return true;
-          },
-          [Name, Field](const DriverOptions &O, Args &A) {
-            if (O.*Field)
-              A.push_back(std::string("--") + Name + "=" + (*(O.*Field) ? "true" : "false"));
-          }};
+Flag tidyOptionalBool(const char *Name,
+                      std::optional<bool> DriverOptions::*Field) {
+  return {
+      Name, Shape::Bool,
+      [Name, Field](DriverOptions &O, llvm::StringRef V, std::string &Error) {
+        bool B = true;
+        if (!setBool(Name, V, B, Error))
+          return false;
+        O.*Field = B;
+        return true;
+      },
+      [Name, Field](const DriverOptions &O, Args &A) {
+        if (O.*Field)
+          A.push_back(std::string("--") + Name + "=" +
+                      (*(O.*Field) ? "true" : "false"));
+      }};
 }
 
 /// A clang-tidy true/false flag; \p Forwarded when workers act on it too.
 Flag tidyBool(const char *Name, bool DriverOptions::*Field, bool Forwarded) {
-  Flag F{Name, Shape::Bool,
-         [Name, Field](DriverOptions &O, llvm::StringRef V, std::string &Error) {
-           return setBool(Name, V, O.*Field, Error);
-         },
-         nullptr};
+  Flag F{
+      Name, Shape::Bool,
+      [Name, Field](DriverOptions &O, llvm::StringRef V, std::string &Error) {
+        return setBool(Name, V, O.*Field, Error);
+      },
+      nullptr};
   if (Forwarded)
     F.Forward = [Name, Field](const DriverOptions &O, Args &A) {
       if (O.*Field)
@@ -132,10 +140,11 @@ Flag tidyBool(const char *Name, bool DriverOptions::*Field, bool Forwarded) {
 /// A flag with a text value (\p NonEmpty: it must not be empty); a worker
 /// is told \p ForwardAs NAME=VALUE when it is set, or nothing when
 /// \p ForwardAs is null.
-Flag textFlag(const char *Name, std::string DriverOptions::*Field, bool NonEmpty,
-              const char *ForwardAs) {
+Flag textFlag(const char *Name, std::string DriverOptions::*Field,
+              bool NonEmpty, const char *ForwardAs) {
   Flag F{Name, Shape::Value,
-         [Name, Field, NonEmpty](DriverOptions &O, llvm::StringRef V, std::string &Error) {
+         [Name, Field, NonEmpty](DriverOptions &O, llvm::StringRef V,
+                                 std::string &Error) {
            if (NonEmpty && V.empty()) {
              Error = std::string("--") + Name + " needs a non-empty value";
              return false;
@@ -159,7 +168,8 @@ Flag text(const char *Name, std::string DriverOptions::*Field, bool Forwarded) {
 
 /// A clang-tidy flag naming a file or folder; \p Forwarded: a worker gets
 /// it as -NAME=VALUE.
-Flag tidyPath(const char *Name, std::string DriverOptions::*Field, bool Forwarded) {
+Flag tidyPath(const char *Name, std::string DriverOptions::*Field,
+              bool Forwarded) {
   return textFlag(Name, Field, /*NonEmpty=*/false, Forwarded ? "-" : nullptr);
 }
 
@@ -170,7 +180,8 @@ Flag helped(Flag F, HelpEntry Help) {
 }
 
 /// A project-level flag with a non-empty text value.
-Flag projectText(const char *Name, std::string DriverOptions::*Field, HelpEntry Help) {
+Flag projectText(const char *Name, std::string DriverOptions::*Field,
+                 HelpEntry Help) {
   Flag F = helped(text(Name, Field, /*Forwarded=*/false), Help);
   F.Project = true;
   return F;
@@ -249,7 +260,8 @@ Flag jobs(HelpEntry Help) {
 }
 
 /// A project-level flag whose value \p Set checks and stores.
-Flag project(const char *Name, bool (*Set)(DriverOptions &, llvm::StringRef, std::string &),
+Flag project(const char *Name,
+             bool (*Set)(DriverOptions &, llvm::StringRef, std::string &),
              HelpEntry Help) {
   Flag F{Name, Shape::Value, Set, nullptr, /*Project=*/true, Help};
   return F;
@@ -274,11 +286,13 @@ const Flag *findFlag(llvm::StringRef Name, bool HasValue) {
 
 /// -j N, -jN and --jobs=N are one flag: "jobs", with "-jN"'s digits as
 /// its value.
-void normaliseJobs(llvm::StringRef &Name, llvm::StringRef &Value, bool &HasValue) {
+void normaliseJobs(llvm::StringRef &Name, llvm::StringRef &Value,
+                   bool &HasValue) {
   if (Name == "j") {
     Name = "jobs";
   } else if (Name.starts_with("j") && Name.size() > 1 && Name != "jobs" &&
-             llvm::all_of(Name.drop_front(), [](char C) { return llvm::isDigit(C); })) {
+             llvm::all_of(Name.drop_front(),
+                          [](char C) { return llvm::isDigit(C); })) {
     Value = Name.drop_front();
     HasValue = true;
     Name = "jobs";
@@ -351,7 +365,8 @@ static void printHelpEntry(llvm::raw_ostream &OS, const HelpEntry &E) {
     OS << (I ? std::string(27, ' ') : "") << Lines[I] << "\n";
 }
 
-void printProjectHelp(llvm::raw_ostream &OS, llvm::ArrayRef<HelpEntry> Subcommands) {
+void printProjectHelp(llvm::raw_ostream &OS,
+                      llvm::ArrayRef<HelpEntry> Subcommands) {
   OS << "\ntorch-tidy project options (in addition to clang-tidy's):\n";
   for (const Flag &F : flagTable())
     if (F.Help.first)

@@ -35,8 +35,8 @@ struct DriverOptions {
   std::optional<bool> SystemHeaders, UseColor;
   bool Fix = false, FixErrors = false, FixNotes = false, Quiet = false;
   bool AllowNoChecks = false;
-  std::string ExportFixes;        // "" = none, "-" = stdout
-  std::string BuildPath;          // -p
+  std::string ExportFixes; // "" = none, "-" = stdout
+  std::string BuildPath;   // -p
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
   std::vector<std::string> Files; // positional
   bool HasFixedFlags = false;     // a "--" was given

@@ -35,13 +35,17 @@ struct Subcommand {
 };
 
 const Subcommand Subcommands[] = {
-    {"merge", torch_tidy::mergeMain,
-     {"torch-tidy merge [--format=json|sarif|fixes|baseline] -o <out> <inputs...>",
+    {"merge",
+     torch_tidy::mergeMain,
+     {"torch-tidy merge [--format=json|sarif|fixes|baseline] -o <out> "
+      "<inputs...>",
       "combine per-shard outputs"}},
-    {"apply-fixes", torch_tidy::applyFixesMain,
+    {"apply-fixes",
+     torch_tidy::applyFixesMain,
      {"torch-tidy apply-fixes <fixes.yaml...>",
       "apply exported (or merged) fixes as --fix does"}},
-    {"verify", torch_tidy::verify::verifyMain,
+    {"verify",
+     torch_tidy::verify::verifyMain,
      {"torch-tidy verify ...", "run a flagged loop and measure its growth"}},
 };
 
@@ -70,7 +74,8 @@ int handOver(int argc, const char **argv) {
   // headers next to itself. Name the directory it was built against first,
   // so that a user's own --extra-arg / --extra-arg-before still wins.
   static const std::string ResourceDirArg =
-      std::string("--extra-arg-before=-resource-dir=") + TORCH_TIDY_RESOURCE_DIR;
+      std::string("--extra-arg-before=-resource-dir=") +
+      TORCH_TIDY_RESOURCE_DIR;
   if (llvm::sys::fs::is_directory(TORCH_TIDY_RESOURCE_DIR))
     Args.insert(Args.begin() + 1, ResourceDirArg.c_str());
   return clang::tidy::clangTidyMain(static_cast<int>(Args.size()), Args.data());

@@ -28,8 +28,8 @@ namespace json = llvm::json;
 namespace torch_tidy {
 namespace {
 
-const char Usage[] =
-    "usage: torch-tidy merge [--format=json|sarif|fixes|baseline] -o OUT INPUT...";
+const char Usage[] = "usage: torch-tidy merge "
+                     "[--format=json|sarif|fixes|baseline] -o OUT INPUT...";
 
 int fail(const std::string &Message) {
   llvm::errs() << "torch-tidy merge: error: " << Message << "\n";
@@ -77,8 +77,8 @@ bool mergeFixes(const Inputs &In, std::string &Out, std::string &Error) {
       return false;
     }
     for (auto &D : TUD.Diagnostics)
-      if (Seen.insert({D.DiagnosticName, D.Message.FilePath, D.Message.FileOffset,
-                       D.Message.Message})
+      if (Seen.insert({D.DiagnosticName, D.Message.FilePath,
+                       D.Message.FileOffset, D.Message.Message})
               .second)
         All.Diagnostics.push_back(D);
   }
@@ -154,7 +154,8 @@ public:
     json::Object *Driver = Tool ? Tool->getObject("driver") : nullptr;
     json::Array *RunRules = Driver ? Driver->getArray("rules") : nullptr;
     for (json::Value &R : RunRules ? *RunRules : json::Array()) {
-      auto Id = R.getAsObject() ? R.getAsObject()->getString("id") : std::nullopt;
+      auto Id =
+          R.getAsObject() ? R.getAsObject()->getString("id") : std::nullopt;
       if (Id && !RuleIndex.count(Id->str())) {
         RuleIndex[Id->str()] = Rules.size();
         Rules.push_back(R);
@@ -245,14 +246,16 @@ int mergeMain(int Argc, const char **Argv) {
       Format = guessFormat((*B)->getBuffer());
     In.Buffers.push_back(std::move(*B));
   }
-  if (Format != "json" && Format != "sarif" && Format != "fixes" && Format != "baseline")
+  if (Format != "json" && Format != "sarif" && Format != "fixes" &&
+      Format != "baseline")
     return fail("cannot tell the format of '" + In.Names.front() +
                 "'; give --format=json|sarif|fixes|baseline");
   if (Format != "fixes")
     for (size_t I = 0; I < In.Buffers.size(); ++I) {
       llvm::Expected<json::Value> V = json::parse(In.Buffers[I]->getBuffer());
       if (!V)
-        return fail("'" + In.Names[I] + "' is not JSON: " + llvm::toString(V.takeError()));
+        return fail("'" + In.Names[I] +
+                    "' is not JSON: " + llvm::toString(V.takeError()));
       In.Docs.push_back(std::move(*V));
     }
 

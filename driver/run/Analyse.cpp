@@ -1,4 +1,5 @@
-//===--- Analyse.cpp - stage 3 of a check run: the units through the checks ---===//
+//===--- Analyse.cpp - stage 3 of a check run: the units through the checks
+//---===//
 
 #include "driver/run/Analyse.h"
 
@@ -21,11 +22,13 @@
 namespace torch_tidy {
 
 std::string selfExecutable(const char *Argv0) {
-  return llvm::sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&selfExecutable));
+  return llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&selfExecutable));
 }
 
 static std::string toolIdentity(const char *Argv0) {
-  return ResultCache::toolIdentity(Argv0, reinterpret_cast<void *>(&selfExecutable));
+  return ResultCache::toolIdentity(Argv0,
+                                   reinterpret_cast<void *>(&selfExecutable));
 }
 
 int runAsWorker(const DriverOptions &O, RunSetup &S, const char *Argv0) {
@@ -54,9 +57,12 @@ static WorkerPlan workerPlan(const DriverOptions &O, RunSetup &S,
     Plan.TrailingArgs.insert(Plan.TrailingArgs.end(), O.FixedFlags.begin(),
                              O.FixedFlags.end());
   }
-  Plan.Jobs = O.Jobs ? O.Jobs
-                     : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
-  Plan.ShowProgress = O.Progress == "always" || (O.Progress == "auto" && ::isatty(2));
+  Plan.Jobs =
+      O.Jobs
+          ? O.Jobs
+          : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  Plan.ShowProgress =
+      O.Progress == "always" || (O.Progress == "auto" && ::isatty(2));
   // A header given on the command line is reported whatever the header
   // filter says.
   for (const auto &[Unit, Files] : Sel.OnlyFiles) {
@@ -71,17 +77,18 @@ static WorkerPlan workerPlan(const DriverOptions &O, RunSetup &S,
   return Plan;
 }
 
-std::vector<TUResult> analyseUnits(DriverOptions &O, RunSetup &S, UnitSelection &Sel,
-                                   const char *Argv0) {
+std::vector<TUResult> analyseUnits(DriverOptions &O, RunSetup &S,
+                                   UnitSelection &Sel, const char *Argv0) {
   std::vector<TUResult> Results;
   // A preamble pays off when the same file is checked again after an edit
   // (an editor, a hook on one file); a run over many units, often a cold CI
   // run, only reuses the preambles it finds.
   O.BuildPreambles = O.BuildPreambles && Sel.Units.size() == 1;
-  bool InProcess = Sel.Units.size() == 1 && O.ProjectFlag.empty() && Sel.OnlyFiles.empty();
+  bool InProcess =
+      Sel.Units.size() == 1 && O.ProjectFlag.empty() && Sel.OnlyFiles.empty();
   if (InProcess)
-    Results.push_back(runEngine(O, *S.Context, *S.Compilations, Sel.Units.front(),
-                                toolIdentity(Argv0)));
+    Results.push_back(runEngine(O, *S.Context, *S.Compilations,
+                                Sel.Units.front(), toolIdentity(Argv0)));
   else if (!Sel.Units.empty())
     Results = runWorkers(workerPlan(O, S, Sel, Argv0), Sel.Units);
   for (TUResult &R : Sel.Unusable)

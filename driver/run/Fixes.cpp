@@ -37,27 +37,29 @@ FixRequest requestOf(const Finding &F, bool FromNotes, SourceFiles &Sources) {
       for (const tooling::Replacement &R : E.getValue())
         if (R.isApplicable())
           Req.Replacements.push_back(R);
-  LineColumn P = Sources.position(F.Error.Message.FilePath, F.Error.Message.FileOffset);
-  Req.Description = llvm::formatv("{0}:{1}: {2}", F.Error.Message.FilePath, P.Line,
-                                  F.Error.DiagnosticName);
+  LineColumn P =
+      Sources.position(F.Error.Message.FilePath, F.Error.Message.FileOffset);
+  Req.Description = llvm::formatv("{0}:{1}: {2}", F.Error.Message.FilePath,
+                                  P.Line, F.Error.DiagnosticName);
   return Req;
 }
 
 void recordState(RunFixes &Fixes) {
   Fixes.State.clear();
   for (FixOutcome Out : Fixes.Report.Outcomes)
-    Fixes.State.push_back(Out == FixOutcome::NoFix    ? 0
+    Fixes.State.push_back(Out == FixOutcome::NoFix     ? 0
                           : Out == FixOutcome::Applied ? 1
                                                        : -1);
 }
 
 } // namespace
 
-RunFixes planFixes(const DriverOptions &O, RunSetup &S, const std::vector<Finding> &Findings,
-                   SourceFiles &Sources, const std::vector<TUResult> &Results) {
+RunFixes planFixes(const DriverOptions &O, RunSetup &S,
+                   const std::vector<Finding> &Findings, SourceFiles &Sources,
+                   const std::vector<TUResult> &Results) {
   RunFixes Fixes;
-  bool CompilerErrors =
-      llvm::any_of(Results, [](const TUResult &R) { return R.hasCompilerErrors(); });
+  bool CompilerErrors = llvm::any_of(
+      Results, [](const TUResult &R) { return R.hasCompilerErrors(); });
   Fixes.Disabled = CompilerErrors && !O.FixErrors;
   if (!O.fixRequested() || Fixes.Disabled)
     return Fixes;

@@ -31,7 +31,8 @@ bool mentionsTorch(llvm::StringRef Text) {
 
 // The include directories of a command, in search order, and forced includes.
 void searchPaths(const clang::tooling::CompileCommand &C,
-                 std::vector<std::string> &Quote, std::vector<std::string> &Angled,
+                 std::vector<std::string> &Quote,
+                 std::vector<std::string> &Angled,
                  std::vector<std::string> &Forced) {
   const std::vector<std::string> &Args = C.CommandLine;
   std::vector<std::string> System, After;
@@ -71,7 +72,8 @@ std::string findIn(const std::vector<std::string> &Dirs, llvm::StringRef Name) {
 
 } // namespace
 
-const IncludeScanner::FileFacts &IncludeScanner::facts(const std::string &Path) {
+const IncludeScanner::FileFacts &
+IncludeScanner::facts(const std::string &Path) {
   FileFacts &F = Cache[Path];
   if (F.Read)
     return F;

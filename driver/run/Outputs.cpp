@@ -35,22 +35,27 @@ std::string docBase(const char *Argv0) {
 template <class T> std::string jsonText(T &&Value) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  OS << llvm::formatv("{0:2}", llvm::json::Value(std::forward<T>(Value))) << "\n";
+  OS << llvm::formatv("{0:2}", llvm::json::Value(std::forward<T>(Value)))
+     << "\n";
   OS.flush();
   return Text;
 }
 
 } // namespace
 
-bool collectFindings(const DriverOptions &O, const std::vector<TUResult> &Results,
-                     const UnitSelection &Sel, RunFindings &Out, std::string &Error) {
-  Out.Root = O.SarifRoot.empty()
-                 ? repositoryRoot(O.Files.empty() ? O.BuildPath : O.Files.front())
-                 : SourceFiles::absolute(O.SarifRoot);
+bool collectFindings(const DriverOptions &O,
+                     const std::vector<TUResult> &Results,
+                     const UnitSelection &Sel, RunFindings &Out,
+                     std::string &Error) {
+  Out.Root =
+      O.SarifRoot.empty()
+          ? repositoryRoot(O.Files.empty() ? O.BuildPath : O.Files.front())
+          : SourceFiles::absolute(O.SarifRoot);
   Out.Findings = mergeFindings(Results, Sel.OnlyFiles, Out.Sources, Out.Root);
   computeFingerprints(Out.Findings, Out.Sources);
   if (!O.WriteBaseline.empty() &&
-      !writeAtomically(O.WriteBaseline, baselineText(Out.Findings, Out.Sources), Error))
+      !writeAtomically(O.WriteBaseline, baselineText(Out.Findings, Out.Sources),
+                       Error))
     return false;
   if (!O.Baseline.empty()) {
     Baseline B;
@@ -62,8 +67,9 @@ bool collectFindings(const DriverOptions &O, const std::vector<TUResult> &Result
 }
 
 bool writeOutputs(const DriverOptions &O, RunSetup &S, RunFindings &Found,
-                  const std::vector<int> &FixState, const std::vector<TUResult> &Results,
-                  const char *Argv0, std::string &Error) {
+                  const std::vector<int> &FixState,
+                  const std::vector<TUResult> &Results, const char *Argv0,
+                  std::string &Error) {
   if (O.Format == OutputFormat::Json) {
     llvm::outs() << jsonText(findingsToJSON(Found.Findings, Found.Sources));
     llvm::outs().flush();
@@ -72,16 +78,19 @@ bool writeOutputs(const DriverOptions &O, RunSetup &S, RunFindings &Found,
         llvm::sys::Process::StandardOutHasColors());
     printText(Found.Findings, FixState, Color);
   }
-  if (!O.ExportFixes.empty() && (!Found.Findings.empty() || O.ExportFixes != "-")) {
-    std::string Main =
-        Results.size() == 1 ? SourceFiles::absolute(Results.front().MainFile) : "";
-    if (!writeAtomically(O.ExportFixes, exportedFixesYaml(Found.Findings, Main), Error))
+  if (!O.ExportFixes.empty() &&
+      (!Found.Findings.empty() || O.ExportFixes != "-")) {
+    std::string Main = Results.size() == 1
+                           ? SourceFiles::absolute(Results.front().MainFile)
+                           : "";
+    if (!writeAtomically(O.ExportFixes, exportedFixesYaml(Found.Findings, Main),
+                         Error))
       return false;
   }
   if (!O.ExportSarif.empty() &&
       !writeAtomically(O.ExportSarif,
-                       jsonText(findingsToSarif(Found.Findings, Found.Sources, Found.Root,
-                                                docBase(Argv0))),
+                       jsonText(findingsToSarif(Found.Findings, Found.Sources,
+                                                Found.Root, docBase(Argv0))),
                        Error))
     return false;
   return true;

@@ -1,4 +1,5 @@
-//===--- Outputs.h - stages 4 and 6 of a check run: findings and outputs -*- C++ -*-===//
+//===--- Outputs.h - stages 4 and 6 of a check run: findings and outputs -*- C++
+//-*-===//
 //
 // Stage 4 merges the results of every unit into one list of findings (a
 // diagnostic of a shared header once), fingerprints them, records them with
@@ -28,15 +29,17 @@ struct RunFindings {
 };
 
 /// Stage 4. False with \p Error set when a baseline cannot be read or written.
-bool collectFindings(const DriverOptions &Opts, const std::vector<TUResult> &Results,
+bool collectFindings(const DriverOptions &Opts,
+                     const std::vector<TUResult> &Results,
                      const UnitSelection &Selection, RunFindings &Out,
                      std::string &Error);
 
 /// Stage 6. \p FixState says per finding whether its fix is applied (for
 /// the text output). False with \p Error set when a file cannot be written.
-bool writeOutputs(const DriverOptions &Opts, RunSetup &Setup, RunFindings &Found,
-                  const std::vector<int> &FixState, const std::vector<TUResult> &Results,
-                  const char *Argv0, std::string &Error);
+bool writeOutputs(const DriverOptions &Opts, RunSetup &Setup,
+                  RunFindings &Found, const std::vector<int> &FixState,
+                  const std::vector<TUResult> &Results, const char *Argv0,
+                  std::string &Error);
 
 } // namespace torch_tidy
 

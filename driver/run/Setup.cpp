@@ -46,6 +46,7 @@ makeOptionsProvider(const DriverOptions &O, std::string &Error) {
   Defaults.User = llvm::sys::Process::GetEnv("USER");
 
   ClangTidyOptions Override;
+  // clang-format off
   if (O.Checks) Override.Checks = *O.Checks;
   if (O.WarningsAsErrors) Override.WarningsAsErrors = *O.WarningsAsErrors;
   if (O.HeaderFilter) Override.HeaderFilterRegex = *O.HeaderFilter;
@@ -54,23 +55,27 @@ makeOptionsProvider(const DriverOptions &O, std::string &Error) {
   if (O.SystemHeaders) Override.SystemHeaders = *O.SystemHeaders;
   if (O.FormatStyle) Override.FormatStyle = *O.FormatStyle;
   if (O.UseColor) Override.UseColor = *O.UseColor;
+  // clang-format on
   // clang's builtin headers from the LLVM torch-tidy was built with, first,
   // so that a -resource-dir of the user's own still wins.
   std::vector<std::string> Before;
   if (llvm::sys::fs::is_directory(TORCH_TIDY_RESOURCE_DIR))
     Before.push_back(std::string("-resource-dir=") + TORCH_TIDY_RESOURCE_DIR);
-  Before.insert(Before.end(), O.ExtraArgsBefore.begin(), O.ExtraArgsBefore.end());
+  Before.insert(Before.end(), O.ExtraArgsBefore.begin(),
+                O.ExtraArgsBefore.end());
   Override.ExtraArgsBefore = Before;
   if (!O.ExtraArgs.empty())
     Override.ExtraArgs = O.ExtraArgs;
 
-  auto Load = [&](llvm::StringRef Text, llvm::StringRef Source)
-      -> std::unique_ptr<ClangTidyOptionsProvider> {
+  auto Load =
+      [&](llvm::StringRef Text,
+          llvm::StringRef Source) -> std::unique_ptr<ClangTidyOptionsProvider> {
     llvm::ErrorOr<ClangTidyOptions> Parsed =
         parseConfiguration(llvm::MemoryBufferRef(Text, Source));
     if (!Parsed) {
       Error = ("invalid configuration in " + Source + ": " +
-               Parsed.getError().message()).str();
+               Parsed.getError().message())
+                  .str();
       return nullptr;
     }
     return std::make_unique<ConfigOptionsProvider>(
@@ -88,9 +93,8 @@ makeOptionsProvider(const DriverOptions &O, std::string &Error) {
   }
   if (O.Config)
     return Load(*O.Config, "--config");
-  return std::make_unique<FileOptionsProvider>(std::move(Global),
-                                               std::move(Defaults),
-                                               std::move(Override));
+  return std::make_unique<FileOptionsProvider>(
+      std::move(Global), std::move(Defaults), std::move(Override));
 }
 
 std::unique_ptr<tooling::CompilationDatabase>
@@ -146,7 +150,8 @@ loadCompilations(const DriverOptions &O, llvm::StringRef FirstFile,
     return DB;
   }
   if (!FirstFile.empty())
-    if (auto DB = tooling::CompilationDatabase::autoDetectFromSource(FirstFile, Msg))
+    if (auto DB =
+            tooling::CompilationDatabase::autoDetectFromSource(FirstFile, Msg))
       return DB;
   Warning = "no compilation database found for " +
             (FirstFile.empty() ? std::string("the input") : FirstFile.str()) +
@@ -183,7 +188,8 @@ bool checkConfigFiles(llvm::StringRef File, std::set<std::string> &Checked,
       continue;
     auto Text = llvm::MemoryBuffer::getFile(Config, /*IsText=*/true);
     if (!Text) {
-      Error = "cannot read '" + Config.str().str() + "': " + Text.getError().message();
+      Error = "cannot read '" + Config.str().str() +
+              "': " + Text.getError().message();
       return false;
     }
     std::string First;
@@ -191,11 +197,12 @@ bool checkConfigFiles(llvm::StringRef File, std::set<std::string> &Checked,
         (*Text)->getMemBufferRef(), [&](const llvm::SMDiagnostic &D) {
           if (First.empty() && D.getKind() == llvm::SourceMgr::DK_Error)
             First = llvm::formatv("{0}:{1}: {2}", D.getLineNo(),
-                                  D.getColumnNo() + 1, D.getMessage()).str();
+                                  D.getColumnNo() + 1, D.getMessage())
+                        .str();
         });
     if (!Parsed) {
-      Error = "invalid configuration in '" + Config.str().str() + "': " +
-              (First.empty() ? Parsed.getError().message() : First);
+      Error = "invalid configuration in '" + Config.str().str() +
+              "': " + (First.empty() ? Parsed.getError().message() : First);
       return false;
     }
     if (!Parsed->InheritParentConfig.value_or(false))
@@ -220,7 +227,8 @@ void warnUnknownCheckGlobs(const ClangTidyOptions &Effective) {
       continue;
     std::string Pattern = "^";
     for (char C : G)
-      Pattern += C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
+      Pattern +=
+          C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
     llvm::Regex R(Pattern + "$");
     if (llvm::any_of(Known, [&](const std::string &N) { return R.match(N); }))
       continue;
@@ -275,7 +283,8 @@ bool setUpRun(const DriverOptions &O, RunSetup &S, int &Exit) {
     fail(Error);
     return false;
   }
-  std::unique_ptr<ClangTidyOptionsProvider> Provider = makeOptionsProvider(O, Error);
+  std::unique_ptr<ClangTidyOptionsProvider> Provider =
+      makeOptionsProvider(O, Error);
   if (!Provider) {
     fail(Error);
     return false;

@@ -26,21 +26,21 @@ clang::tidy::ClangTidyStats totalStats(const std::vector<TUResult> &Results) {
 std::string countsLine(const DriverOptions &O, size_t Units, unsigned Skipped,
                        unsigned Failed, const RunFindings &Found) {
   size_t N = Found.Findings.size();
-  return llvm::formatv("torch-tidy: {0} translation unit{1} checked, {2} skipped (no "
-                       "LibTorch include reached), {3} failed; {4} finding{5}{6}\n",
-                       Units, Units == 1 ? "" : "s", Skipped, Failed, N,
-                       N == 1 ? "" : "s",
-                       O.Baseline.empty()
-                           ? std::string()
-                           : llvm::formatv(" ({0} in the baseline not shown)",
-                                           Found.Baselined)
-                                 .str());
+  return llvm::formatv(
+      "torch-tidy: {0} translation unit{1} checked, {2} skipped (no "
+      "LibTorch include reached), {3} failed; {4} finding{5}{6}\n",
+      Units, Units == 1 ? "" : "s", Skipped, Failed, N, N == 1 ? "" : "s",
+      O.Baseline.empty()
+          ? std::string()
+          : llvm::formatv(" ({0} in the baseline not shown)", Found.Baselined)
+                .str());
 }
 
 } // namespace
 
 int summarise(const DriverOptions &O, const std::vector<TUResult> &Results,
-              const UnitSelection &Sel, const RunFindings &Found, const RunFixes &Fixes) {
+              const UnitSelection &Sel, const RunFindings &Found,
+              const RunFixes &Fixes) {
   llvm::raw_ostream &Err = llvm::errs();
   for (const std::string &W : Fixes.Report.Warnings)
     Err << "torch-tidy: warning: " << W << "\n";
@@ -50,7 +50,8 @@ int summarise(const DriverOptions &O, const std::vector<TUResult> &Results,
   for (const TUResult &R : Results)
     if (R.Failed) {
       ++Failed;
-      Err << "torch-tidy: error: " << R.MainFile << ": " << R.FailureMessage << "\n";
+      Err << "torch-tidy: error: " << R.MainFile << ": " << R.FailureMessage
+          << "\n";
     }
   // One file without project flags is an editor's or a script's single-file
   // run: clang-tidy's output, without the counts.
@@ -71,10 +72,10 @@ int summarise(const DriverOptions &O, const std::vector<TUResult> &Results,
   for (const Finding &F : Found.Findings)
     AsErrors += F.Error.IsWarningAsError;
   if (AsErrors && !O.Quiet)
-    Err << AsErrors << " warning" << (AsErrors == 1 ? "" : "s") << " treated as error"
-        << (AsErrors == 1 ? "" : "s") << "\n";
-  bool CompilerErrors =
-      llvm::any_of(Results, [](const TUResult &R) { return R.hasCompilerErrors(); });
+    Err << AsErrors << " warning" << (AsErrors == 1 ? "" : "s")
+        << " treated as error" << (AsErrors == 1 ? "" : "s") << "\n";
+  bool CompilerErrors = llvm::any_of(
+      Results, [](const TUResult &R) { return R.hasCompilerErrors(); });
   if (Failed || CompilerErrors) {
     if (CompilerErrors && !O.Quiet)
       Err << "Found compiler error(s).\n";

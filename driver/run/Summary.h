@@ -1,4 +1,5 @@
-//===--- Summary.h - stage 7 of a check run: summary and exit code -*- C++ -*-===//
+//===--- Summary.h - stage 7 of a check run: summary and exit code -*- C++
+//-*-===//
 
 #ifndef TORCH_TIDY_DRIVER_RUN_SUMMARY_H
 #define TORCH_TIDY_DRIVER_RUN_SUMMARY_H

@@ -22,7 +22,8 @@ void testHook(TestHook Point, llvm::StringRef Subject) {
     std::string Command =
         llvm::sys::Process::GetEnv("TORCH_TIDY_TEST_BEFORE_FIX").value_or("");
     if (!Command.empty() && std::system(Command.c_str()) != 0)
-      llvm::errs() << "torch-tidy: warning: TORCH_TIDY_TEST_BEFORE_FIX failed\n";
+      llvm::errs()
+          << "torch-tidy: warning: TORCH_TIDY_TEST_BEFORE_FIX failed\n";
     return;
   }
   }

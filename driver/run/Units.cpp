@@ -20,7 +20,8 @@ bool isHeaderName(llvm::StringRef Path) {
 }
 
 /// The files of the compilation database: absolute, sorted, once each.
-std::vector<std::string> databaseFiles(const clang::tooling::CompilationDatabase &DB) {
+std::vector<std::string>
+databaseFiles(const clang::tooling::CompilationDatabase &DB) {
   std::vector<std::string> Files = DB.getAllFiles();
   for (std::string &F : Files)
     F = SourceFiles::absolute(F);
@@ -30,7 +31,8 @@ std::vector<std::string> databaseFiles(const clang::tooling::CompilationDatabase
 }
 
 /// The first unit of \p DBFiles that includes \p Header, or "".
-std::string unitIncluding(const std::string &Header, const std::vector<std::string> &DBFiles,
+std::string unitIncluding(const std::string &Header,
+                          const std::vector<std::string> &DBFiles,
                           const clang::tooling::CompilationDatabase &DB,
                           IncludeScanner &Scanner) {
   for (const std::string &TU : DBFiles)
@@ -42,9 +44,10 @@ std::string unitIncluding(const std::string &Header, const std::vector<std::stri
 
 /// The units for the files given: each file itself, or for a header, a
 /// unit that includes it (reporting on the header).
-void unitsOfFiles(const DriverOptions &O, const clang::tooling::CompilationDatabase &DB,
-                  const std::vector<std::string> &DBFiles, IncludeScanner &Scanner,
-                  UnitSelection &Out) {
+void unitsOfFiles(const DriverOptions &O,
+                  const clang::tooling::CompilationDatabase &DB,
+                  const std::vector<std::string> &DBFiles,
+                  IncludeScanner &Scanner, UnitSelection &Out) {
   std::set<std::string> InDB(DBFiles.begin(), DBFiles.end()), GivenUnits;
   for (const std::string &F : O.Files) {
     std::string Abs = SourceFiles::absolute(F);
@@ -67,11 +70,13 @@ void unitsOfFiles(const DriverOptions &O, const clang::tooling::CompilationDatab
     if (GivenUnits.count(Unit))
       Headers.insert(Unit);
   std::set<std::string> Seen;
-  llvm::erase_if(Out.Units, [&](const std::string &U) { return !Seen.insert(U).second; });
+  llvm::erase_if(Out.Units,
+                 [&](const std::string &U) { return !Seen.insert(U).second; });
 }
 
 /// Why unit \p U cannot be analysed at all, or "".
-std::string unusable(const std::string &U, const clang::tooling::CompilationDatabase &DB) {
+std::string unusable(const std::string &U,
+                     const clang::tooling::CompilationDatabase &DB) {
   if (!llvm::sys::fs::is_regular_file(U))
     return "listed in the compilation database, but there is no such file";
   for (const clang::tooling::CompileCommand &C : DB.getCompileCommands(U))
@@ -82,7 +87,8 @@ std::string unusable(const std::string &U, const clang::tooling::CompilationData
 }
 
 /// Whether any compile command of \p U may reach a LibTorch header.
-bool reachesTorch(const std::string &U, const clang::tooling::CompilationDatabase &DB,
+bool reachesTorch(const std::string &U,
+                  const clang::tooling::CompilationDatabase &DB,
                   IncludeScanner &Scanner) {
   std::vector<clang::tooling::CompileCommand> Cmds = DB.getCompileCommands(U);
   bool Reaches = Cmds.empty();

@@ -7,16 +7,16 @@
 #include "driver/report/SourceFiles.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
-#include <cstring>
 #include <csignal>
+#include <cstring>
 #include <deque>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,8 +26,8 @@ namespace torch_tidy {
 // With TORCH_TIDY_CACHE_TRACE=1 a worker's cache trace is passed on, as the
 // in-process run prints it.
 static void forwardCacheTrace(llvm::StringRef LogPath) {
-  static const bool On = llvm::sys::Process::GetEnv("TORCH_TIDY_CACHE_TRACE")
-                             .value_or("") == "1";
+  static const bool On =
+      llvm::sys::Process::GetEnv("TORCH_TIDY_CACHE_TRACE").value_or("") == "1";
   if (!On)
     return;
   auto Log = llvm::MemoryBuffer::getFile(LogPath, /*IsText=*/true);
@@ -58,7 +58,8 @@ std::string tailOf(llvm::StringRef Path, size_t Lines) {
   llvm::SmallVector<llvm::StringRef, 0> All;
   Text.split(All, '\n');
   std::string Out;
-  for (size_t I = All.size() > Lines ? All.size() - Lines : 0; I < All.size(); ++I)
+  for (size_t I = All.size() > Lines ? All.size() - Lines : 0; I < All.size();
+       ++I)
     Out += "  " + All[I].str() + "\n";
   return Out;
 }
@@ -84,7 +85,8 @@ std::string readWorkerResult(llvm::StringRef Path, TUResult &Out) {
                    llvm::createStringError(Buffer.getError(), "no result"));
   std::string Error;
   if (!V)
-    return "the worker left no readable result: " + llvm::toString(V.takeError());
+    return "the worker left no readable result: " +
+           llvm::toString(V.takeError());
   if (!fromJSON(*V, Out, Error))
     return "the worker's result is malformed: " + Error;
   return "";
@@ -96,7 +98,8 @@ class WorkerPool {
 public:
   WorkerPool(const WorkerPlan &Plan, const std::vector<std::string> &Files,
              std::string TempDir)
-      : Plan(Plan), Files(Files), TempDir(std::move(TempDir)), Results(Files.size()) {}
+      : Plan(Plan), Files(Files), TempDir(std::move(TempDir)),
+        Results(Files.size()) {}
 
   std::vector<TUResult> run() {
     unsigned Jobs = std::max(1u, Plan.Jobs);
@@ -143,7 +146,8 @@ private:
     R.Index = I;
     R.ResultPath = TempDir + "/" + std::to_string(I) + ".json";
     R.LogPath = TempDir + "/" + std::to_string(I) + ".log";
-    std::vector<std::string> Args{Plan.Executable, "--torch-tidy-worker=" + R.ResultPath};
+    std::vector<std::string> Args{Plan.Executable,
+                                  "--torch-tidy-worker=" + R.ResultPath};
     Args.insert(Args.end(), Plan.CommonArgs.begin(), Plan.CommonArgs.end());
     auto Extra = Plan.UnitArgs.find(Files[I]);
     if (Extra != Plan.UnitArgs.end())
@@ -158,7 +162,8 @@ private:
     pid_t Pid = startProcess(Args, Options, Error);
     Current = Files[I];
     if (!Pid) {
-      Results[I] = TUResult::failure(Files[I], "cannot start a worker: " + Error);
+      Results[I] =
+          TUResult::failure(Files[I], "cannot start a worker: " + Error);
       ++Done;
       return;
     }
@@ -192,7 +197,8 @@ private:
       return;
     LastDraw = Now;
     double Elapsed = std::chrono::duration<double>(Now - Start).count();
-    std::string Eta = Done > 0 ? clock(Elapsed / Done * (Files.size() - Done)) : "?";
+    std::string Eta =
+        Done > 0 ? clock(Elapsed / Done * (Files.size() - Done)) : "?";
     llvm::errs() << "\r\033[K"
                  << llvm::formatv("[{0}/{1}] {2}  elapsed {3}  ETA {4}", Done,
                                   Files.size(), Current, clock(Elapsed), Eta);
@@ -222,7 +228,8 @@ std::vector<TUResult> runWorkers(const WorkerPlan &Plan,
           F, "cannot create a temporary directory: " + EC.message()));
     return Results;
   }
-  std::vector<TUResult> Results = WorkerPool(Plan, Files, std::string(TempDir)).run();
+  std::vector<TUResult> Results =
+      WorkerPool(Plan, Files, std::string(TempDir)).run();
   llvm::sys::fs::remove(TempDir);
   return Results;
 }

@@ -14,12 +14,14 @@ namespace fs = llvm::sys::fs;
 llvm::Expected<WorkFolder> WorkFolder::make(const std::string &KeepDir) {
   if (!KeepDir.empty()) {
     if (std::error_code EC = fs::create_directories(KeepDir))
-      return llvm::createStringError(EC, "cannot create " + KeepDir + ": " + EC.message());
+      return llvm::createStringError(EC, "cannot create " + KeepDir + ": " +
+                                             EC.message());
     return WorkFolder(KeepDir, /*Keep=*/true);
   }
   llvm::SmallString<256> Dir;
   if (std::error_code EC = fs::createUniqueDirectory("torch-tidy-verify", Dir))
-    return llvm::createStringError(EC, "cannot create a temporary folder: " + EC.message());
+    return llvm::createStringError(EC, "cannot create a temporary folder: " +
+                                           EC.message());
   return WorkFolder(std::string(Dir), /*Keep=*/false);
 }
 
@@ -37,7 +39,8 @@ llvm::Expected<std::vector<Finding>> analyse(const AnalysisRequest &Request,
                                              llvm::StringRef Code) {
   std::string Yaml = joinPath(Request.WorkDir, "findings.yaml");
   std::string Log = joinPath(Request.WorkDir, "analysis.log");
-  std::vector<std::string> Argv = {Request.Self, "-checks=" + verifiableChecksFilter(),
+  std::vector<std::string> Argv = {Request.Self,
+                                   "-checks=" + verifiableChecksFilter(),
                                    "--export-fixes=" + Yaml};
   if (!Request.BuildDir.empty())
     Argv.push_back("-p=" + Request.BuildDir);
@@ -51,10 +54,10 @@ llvm::Expected<std::vector<Finding>> analyse(const AnalysisRequest &Request,
   P.StderrPath = "=stdout";
   ProcessResult R = runProcess(Argv, P);
   if (!R.Started || R.Signal || R.TimedOut || R.ExitCode > 1)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the analysis of " + Request.ShownName + " failed (" +
-                                       R.describe() +
-                                       (Request.ShowLog ? "; log: " + Log : "") + ")");
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the analysis of " + Request.ShownName + " failed (" + R.describe() +
+            (Request.ShowLog ? "; log: " + Log : "") + ")");
   return readFindings(Yaml, Request.File, Code);
 }
 

@@ -1,4 +1,5 @@
-//===--- Analysis.h - the findings verify runs, and where it works -*- C++ -*-===//
+//===--- Analysis.h - the findings verify runs, and where it works -*- C++
+//-*-===//
 //
 // Both ways of running verify (copies of a program, or a project's file in
 // place) first run torch-tidy itself on the file, limited to the checks
@@ -37,9 +38,9 @@ private:
 
 /// How to run torch-tidy on the file.
 struct AnalysisRequest {
-  std::string Self;      ///< the torch-tidy binary
-  std::string File;      ///< the file to analyse
-  std::string BuildDir;  ///< -p BUILD; empty: Flags after "--"
+  std::string Self;     ///< the torch-tidy binary
+  std::string File;     ///< the file to analyse
+  std::string BuildDir; ///< -p BUILD; empty: Flags after "--"
   std::vector<std::string> Flags;
   std::string WorkDir;   ///< where the findings and the log go
   std::string ShownName; ///< the file as error messages name it
