@@ -24,8 +24,9 @@ def listed(path):
 
 
 def without_comments(text):
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", " ", text)
+    """The text with its comments blanked out; string literals are kept."""
+    token = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+    return token.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else " ", text)
 
 
 def code_files(root):
