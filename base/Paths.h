@@ -1,5 +1,4 @@
-//===--- Paths.h - joining file system paths ---------------------*- C++
-//-*-===//
+//===--- Paths.h - joining file system paths --------------------*- C++ -*-===//
 
 #ifndef TORCH_TIDY_BASE_PATHS_H
 #define TORCH_TIDY_BASE_PATHS_H

@@ -1,4 +1,4 @@
-//===--- UnitResult.cpp - what analysing one translation unit gave --------===//
+//===--- UnitResult.cpp - what analysing one unit gave --------------------===//
 
 #include "base/UnitResult.h"
 

@@ -1,5 +1,4 @@
-//===--- UnitResult.h - what analysing one translation unit gave -*- C++
-//-*-===//
+//===--- UnitResult.h - what analysing one unit gave ------------*- C++ -*-===//
 //
 // The result of one translation unit: its diagnostics (clang-tidy's own
 // type, notes and fixes included), the suppression counts, and the files it

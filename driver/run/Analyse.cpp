@@ -1,5 +1,4 @@
-//===--- Analyse.cpp - stage 3 of a check run: the units through the checks
-//---===//
+//===--- Analyse.cpp - stage 3: the units through the checks --------------===//
 
 #include "driver/run/Analyse.h"
 

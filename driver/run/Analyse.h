@@ -1,5 +1,4 @@
-//===--- Analyse.h - stage 3 of a check run: the units through the checks -*-
-//C++ -*-===//
+//===--- Analyse.h - stage 3: the units through the checks ------*- C++ -*-===//
 //
 // One unit given alone (an editor's or a script's single-file run) is
 // analysed in this process; anything else in worker processes, one per

@@ -1,4 +1,4 @@
-//===--- Fixes.cpp - stage 5 of a check run: the fixes --------------------===//
+//===--- Fixes.cpp - stages 5 and 7: the fixes ----------------------------===//
 
 #include "driver/run/Fixes.h"
 

@@ -1,4 +1,4 @@
-//===--- Fixes.h - stage 5 of a check run: the fixes ------------*- C++ -*-===//
+//===--- Fixes.h - stages 5 and 7: the fixes --------------------*- C++ -*-===//
 //
 // With --fix (and no compiler errors, unless --fix-errors), the fixes of
 // every finding are merged and checked first, without writing (the outputs

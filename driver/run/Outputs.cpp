@@ -1,4 +1,4 @@
-//===--- Outputs.cpp - stages 4 and 6 of a check run: findings and outputs ===//
+//===--- Outputs.cpp - stages 4 and 6: findings, outputs ------------------===//
 
 #include "driver/run/Outputs.h"
 

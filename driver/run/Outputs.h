@@ -1,5 +1,4 @@
-//===--- Outputs.h - stages 4 and 6 of a check run: findings and outputs -*- C++
-//-*-===//
+//===--- Outputs.h - stages 4 and 6: findings, outputs ----------*- C++ -*-===//
 //
 // Stage 4 merges the results of every unit into one list of findings (a
 // diagnostic of a shared header once), fingerprints them, records them with

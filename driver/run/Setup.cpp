@@ -1,4 +1,4 @@
-//===--- Setup.cpp - stage 1 of a check run: what it is configured with ---===//
+//===--- Setup.cpp - stage 1: what a run is configured with ---------------===//
 
 #include "driver/run/Setup.h"
 

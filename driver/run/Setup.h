@@ -1,5 +1,4 @@
-//===--- Setup.h - stage 1 of a check run: what it is configured with -*- C++
-//-*-===//
+//===--- Setup.h - stage 1: what a run is configured with -------*- C++ -*-===//
 //
 // Checks the inputs, builds clang-tidy's options (defaults, .clang-tidy
 // files or --config, the flags), loads the compilation database, rejects a

@@ -1,4 +1,4 @@
-//===--- Summary.cpp - stage 7 of a check run: summary and exit code ------===//
+//===--- Summary.cpp - stage 8: summary and exit code ---------------------===//
 
 #include "driver/run/Summary.h"
 

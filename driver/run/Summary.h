@@ -1,5 +1,4 @@
-//===--- Summary.h - stage 7 of a check run: summary and exit code -*- C++
-//-*-===//
+//===--- Summary.h - stage 8: summary and exit code -------------*- C++ -*-===//
 
 #ifndef TORCH_TIDY_DRIVER_RUN_SUMMARY_H
 #define TORCH_TIDY_DRIVER_RUN_SUMMARY_H
@@ -11,7 +10,7 @@
 
 namespace torch_tidy {
 
-/// Stage 7: prints what was fixed, what failed and (unless --quiet) the
+/// Stage 8: prints what was fixed, what failed and (unless --quiet) the
 /// counts on stderr, and returns the exit code: ExitToolFailure for a unit
 /// that failed or did not compile and for a fix that could not be written,
 /// else ExitFindings when a finding is an error, else ExitClean.

@@ -1,4 +1,4 @@
-//===--- Units.cpp - stage 2 of a check run: which units to analyse -------===//
+//===--- Units.cpp - stage 2: which units to analyse ----------------------===//
 
 #include "driver/run/Units.h"
 

@@ -1,5 +1,4 @@
-//===--- Units.h - stage 2 of a check run: which units to analyse -*- C++
-//-*-===//
+//===--- Units.h - stage 2: which units to analyse --------------*- C++ -*-===//
 //
 // The files given, or every unit of the compilation database; a header
 // given on the command line is analysed through a unit that includes it;

@@ -1,4 +1,4 @@
-//===--- Analysis.cpp - the findings verify runs, and where it works ------===//
+//===--- Analysis.cpp - what verify runs, and where -----------------------===//
 
 #include "runtime_verify/command/Analysis.h"
 

@@ -1,5 +1,4 @@
-//===--- Analysis.h - the findings verify runs, and where it works -*- C++
-//-*-===//
+//===--- Analysis.h - what verify runs, and where ---------------*- C++ -*-===//
 //
 // Both ways of running verify (copies of a program, or a project's file in
 // place) first run torch-tidy itself on the file, limited to the checks
