@@ -2,7 +2,9 @@
 
 #include "checks/EvalWithoutGradGuardCheck.h"
 
+#include "checks/CheckTable.h"
 #include "checks/HistoryOptions.h"
+#include "checks/UnnamedGradGuardCheck.h"
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/Differentiated.h"
 #include "checks/analysis/ExprUtils.h"
@@ -93,7 +95,8 @@ EvalWithoutGradGuardCheck::EvalWithoutGradGuardCheck(
       EvalFunctions(Options.get("EvalFunctions", DefaultEvalFunctions).str()),
       GuardType(Options.get("GuardType", "NoGradGuard").str()),
       HistoryOpts(readHistoryOptions(Options)),
-      NamesTemporaryGuards(Context->isCheckEnabled("torch-unnamed-grad-guard")),
+      NamesTemporaryGuards(
+          Context->isCheckEnabled(checkName<UnnamedGradGuardCheck>())),
       EvalFunctionsRegex(EvalFunctions) {
   std::string Error;
   if (!EvalFunctionsRegex.isValid(Error))
@@ -329,8 +332,9 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
   if (Temporary)
     diag(Temporary->getBeginLoc(),
          "this guard is a temporary that protects nothing; the fix of "
-         "torch-unnamed-grad-guard names it, which covers this call",
-         DiagnosticIDs::Note);
+         "%0 names it, which covers this call",
+         DiagnosticIDs::Note)
+        << checkName<UnnamedGradGuardCheck>();
   if (C.Thread) {
     const CXXConstructExpr *Construct = nullptr;
     const CallExpr *HandOff = analysis::threadHandOff(C.Thread, Ctx, &Construct);

@@ -2,7 +2,7 @@
 #ifndef TORCH_TIDY_CHECKS_GRAPHACCUMULATIONCHECK_H
 #define TORCH_TIDY_CHECKS_GRAPHACCUMULATIONCHECK_H
 
-#include "checks/GrowthCheck.h"
+#include "checks/GrowthCheckBase.h"
 
 namespace torch_tidy {
 
@@ -10,9 +10,9 @@ namespace torch_tidy {
 /// history every iteration: a running total (`acc += loss`,
 /// `acc = acc + loss`, `acc.add_(loss)`, `acc = torch::cat({acc, t})`, an EMA)
 /// or a recurrent state fed back into a module (`h = cell(x, h)`).
-class GraphAccumulationCheck : public GrowthCheck {
+class GraphAccumulationCheck : public GrowthCheckBase {
 public:
-  using GrowthCheck::GrowthCheck;
+  using GrowthCheckBase::GrowthCheckBase;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 

@@ -1,15 +1,13 @@
 //===--- TorchTidyModule.cpp - the torch-* checks -------------------------===//
 //
-// Registers every torch-* check. Compiled into both front ends: the
-// clang-tidy plugin (clang-tidy -load=TorchTidyModule.so) and torch-tidy.
+// Registers every row of the check table (CheckTable.cpp). Compiled into
+// both front ends: the clang-tidy plugin (clang-tidy -load=TorchTidyModule.so)
+// and torch-tidy.
 //
 //===----------------------------------------------------------------------===//
 
-#include "checks/EvalWithoutGradGuardCheck.h"
-#include "checks/GraphAccumulationCheck.h"
-#include "checks/GraphInContainerCheck.h"
-#include "checks/RetainGraphInLoopCheck.h"
-#include "checks/UnnamedGradGuardCheck.h"
+#include "checks/CheckTable.h"
+#include "clang-tidy/ClangTidyCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 
@@ -18,12 +16,8 @@ namespace torch_tidy {
 class TorchTidyModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
-    Factories.registerCheck<EvalWithoutGradGuardCheck>(
-        "torch-eval-without-grad-guard");
-    Factories.registerCheck<GraphAccumulationCheck>("torch-graph-accumulation");
-    Factories.registerCheck<GraphInContainerCheck>("torch-graph-in-container");
-    Factories.registerCheck<RetainGraphInLoopCheck>("torch-retain-graph-in-loop");
-    Factories.registerCheck<UnnamedGradGuardCheck>("torch-unnamed-grad-guard");
+    for (const CheckRow &Row : checkTable())
+      Factories.registerCheckFactory(Row.Name, Row.Make);
   }
 };
 

@@ -1,4 +1,11 @@
 //===--- Options.cpp - torch-tidy's command line --------------------------===//
+//
+// The flag table: every flag torch-tidy parses itself, how it is stored,
+// what a worker process is told of it, and its --help entry. A flag not in
+// the table hands the run to clang-tidy's own main (--list-checks,
+// --dump-config, --help, ...).
+//
+//===----------------------------------------------------------------------===//
 
 #include "driver/Options.h"
 
@@ -6,30 +13,41 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace torchtidy {
+#include <functional>
+
+namespace torch_tidy {
+
+const char DefaultChecks[] = "clang-diagnostic-*,clang-analyzer-*";
+
 namespace {
 
-// clang-tidy flags that take a value and shape the check run.
-const char *const ValueFlags[] = {
-    "checks", "warnings-as-errors", "header-filter", "exclude-header-filter",
-    "format-style", "config", "config-file", "line-filter", "export-fixes",
-    "p", "extra-arg", "extra-arg-before", "use-color", "system-headers"};
+using Args = std::vector<std::string>;
 
-// clang-tidy flags that only print something, or that the engine leaves to
-// clang-tidy's own main.
-const char *const HandOverFlags[] = {
-    "list-checks", "explain-config", "dump-config", "verify-config", "help",
-    "help-hidden", "help-list", "help-list-hidden", "version", "load",
-    "vfsoverlay", "enable-check-profile", "store-check-profile",
-    "allow-enabling-analyzer-alpha-checkers", "enable-module-headers-parsing",
-    "print-all-options", "print-options", "version-short"};
+/// What a flag takes.
+enum class Shape {
+  Value,  ///< --name=V or --name V
+  Bool,   ///< --name (true) or --name=true|false, never the next argument
+  Switch, ///< --name alone; with a value it is not this flag
+};
 
-bool isOneOf(llvm::StringRef Name, llvm::ArrayRef<const char *> Set) {
-  for (const char *S : Set)
-    if (Name == S)
-      return true;
-  return false;
-}
+struct Flag {
+  const char *Name; ///< without dashes
+  Shape Takes;
+  /// Stores the value; false with the error set when it is not acceptable.
+  std::function<bool(DriverOptions &, llvm::StringRef, std::string &)> Set;
+  /// Adds what a worker must be told to run the same checks the same way;
+  /// null when only this process uses the flag.
+  std::function<void(const DriverOptions &, Args &)> Forward;
+  /// A project-level flag: it cannot go with a run handed to clang-tidy.
+  bool Project = false;
+  HelpEntry Help = {nullptr, nullptr};
+  const char *Spelling = nullptr; ///< in messages; default "--<name>"
+  const char *ValueName = "a value";
+
+  std::string spelling() const {
+    return Spelling ? Spelling : std::string("--") + Name;
+  }
+};
 
 std::optional<bool> parseBool(llvm::StringRef V) {
   return llvm::StringSwitch<std::optional<bool>>(V.lower())
@@ -40,6 +58,245 @@ std::optional<bool> parseBool(llvm::StringRef V) {
 
 bool parseUnsigned(llvm::StringRef V, unsigned &Out) {
   return !V.getAsInteger(10, Out);
+}
+
+// Row makers, one per kind of field.
+
+/// A clang-tidy flag with an optional text value, passed on as given.
+Flag tidyText(const char *Name,
+              std::optional<std::string> DriverOptions::*Field) {
+  return {Name, Shape::Value,
+          [Field](DriverOptions &O, llvm::StringRef V, std::string &) {
+            O.*Field = V.str();
+            return true;
+          },
+          [Name, Field](const DriverOptions &O, Args &A) {
+            if (O.*Field)
+              A.push_back(std::string("--") + Name + "=" + *(O.*Field));
+          }};
+}
+
+/// A clang-tidy flag that may repeat, each value passed on.
+Flag tidyList(const char *Name,
+              std::vector<std::string> DriverOptions::*Field) {
+  return {Name, Shape::Value,
+          [Field](DriverOptions &O, llvm::StringRef V, std::string &) {
+            (O.*Field).push_back(V.str());
+            return true;
+          },
+          [Name, Field](const DriverOptions &O, Args &A) {
+            for (const std::string &V : O.*Field)
+              A.push_back(std::string("--") + Name + "=" + V);
+          }};
+}
+
+bool setBool(const char *Name, llvm::StringRef V, bool &Out,
+             std::string &Error) {
+  std::optional<bool> B = parseBool(V);
+  if (!B) {
+    Error =
+        std::string("--") + Name + ": '" + V.str() + "' is not true or false";
+    return false;
+  }
+  Out = *B;
+  return true;
+}
+
+/// A clang-tidy true/false flag that overrides the configuration when given.
+Flag tidyOptionalBool(const char *Name,
+                      std::optional<bool> DriverOptions::*Field) {
+  return {
+      Name, Shape::Bool,
+      [Name, Field](DriverOptions &O, llvm::StringRef V, std::string &Error) {
+        bool B = true;
+        if (!setBool(Name, V, B, Error))
+          return false;
+        O.*Field = B;
+        return true;
+      },
+      [Name, Field](const DriverOptions &O, Args &A) {
+        if (O.*Field)
+          A.push_back(std::string("--") + Name + "=" +
+                      (*(O.*Field) ? "true" : "false"));
+      }};
+}
+
+/// A clang-tidy true/false flag; \p Forwarded when workers act on it too.
+Flag tidyBool(const char *Name, bool DriverOptions::*Field, bool Forwarded) {
+  Flag F{
+      Name, Shape::Bool,
+      [Name, Field](DriverOptions &O, llvm::StringRef V, std::string &Error) {
+        return setBool(Name, V, O.*Field, Error);
+      },
+      nullptr};
+  if (Forwarded)
+    F.Forward = [Name, Field](const DriverOptions &O, Args &A) {
+      if (O.*Field)
+        A.push_back(std::string("--") + Name + "=true");
+    };
+  return F;
+}
+
+/// A flag with a text value (\p NonEmpty: it must not be empty); a worker
+/// is told \p ForwardAs NAME=VALUE when it is set, or nothing when
+/// \p ForwardAs is null.
+Flag textFlag(const char *Name, std::string DriverOptions::*Field,
+              bool NonEmpty, const char *ForwardAs) {
+  Flag F{Name, Shape::Value,
+         [Name, Field, NonEmpty](DriverOptions &O, llvm::StringRef V,
+                                 std::string &Error) {
+           if (NonEmpty && V.empty()) {
+             Error = std::string("--") + Name + " needs a non-empty value";
+             return false;
+           }
+           O.*Field = V.str();
+           return true;
+         },
+         nullptr};
+  if (ForwardAs)
+    F.Forward = [Name, Field, ForwardAs](const DriverOptions &O, Args &A) {
+      if (!(O.*Field).empty())
+        A.push_back(ForwardAs + std::string(Name) + "=" + O.*Field);
+    };
+  return F;
+}
+
+/// A flag with a non-empty text value; \p Forwarded when workers need it.
+Flag text(const char *Name, std::string DriverOptions::*Field, bool Forwarded) {
+  return textFlag(Name, Field, /*NonEmpty=*/true, Forwarded ? "--" : nullptr);
+}
+
+/// A clang-tidy flag naming a file or folder; \p Forwarded: a worker gets
+/// it as -NAME=VALUE.
+Flag tidyPath(const char *Name, std::string DriverOptions::*Field,
+              bool Forwarded) {
+  return textFlag(Name, Field, /*NonEmpty=*/false, Forwarded ? "-" : nullptr);
+}
+
+/// \p F with its --help entry.
+Flag helped(Flag F, HelpEntry Help) {
+  F.Help = Help;
+  return F;
+}
+
+/// A project-level flag with a non-empty text value.
+Flag projectText(const char *Name, std::string DriverOptions::*Field,
+                 HelpEntry Help) {
+  Flag F = helped(text(Name, Field, /*Forwarded=*/false), Help);
+  F.Project = true;
+  return F;
+}
+
+/// A switch that turns \p Field off; \p Forwarded when workers act on it.
+Flag turnOff(const char *Name, bool DriverOptions::*Field, bool Forwarded,
+             HelpEntry Help = {nullptr, nullptr}) {
+  Flag F{Name, Shape::Switch,
+         [Field](DriverOptions &O, llvm::StringRef, std::string &) {
+           O.*Field = false;
+           return true;
+         },
+         nullptr};
+  if (Forwarded)
+    F.Forward = [Name, Field](const DriverOptions &O, Args &A) {
+      if (!(O.*Field))
+        A.push_back(std::string("--") + Name);
+    };
+  F.Help = Help;
+  return F;
+}
+
+bool setJobs(DriverOptions &O, llvm::StringRef V, std::string &Error) {
+  if (!parseUnsigned(V, O.Jobs)) {
+    Error = "-j: '" + V.str() + "' is not a number of jobs";
+    return false;
+  }
+  return true;
+}
+
+bool setFormat(DriverOptions &O, llvm::StringRef V, std::string &Error) {
+  if (V == "text")
+    O.Format = OutputFormat::Text;
+  else if (V == "json")
+    O.Format = OutputFormat::Json;
+  else {
+    Error = "--format: unknown format '" + V.str() + "' (text or json)";
+    return false;
+  }
+  return true;
+}
+
+bool setShard(DriverOptions &O, llvm::StringRef V, std::string &Error) {
+  auto [K, N] = V.split('/');
+  unsigned KV = 0, NV = 0;
+  if (!parseUnsigned(K, KV) || !parseUnsigned(N, NV) || NV == 0 || KV == 0 ||
+      KV > NV) {
+    Error = "--shard: '" + V.str() + "' is not K/N with 1 <= K <= N";
+    return false;
+  }
+  O.ShardIndex = KV - 1;
+  O.ShardCount = NV;
+  return true;
+}
+
+bool setProgress(DriverOptions &O, llvm::StringRef V, std::string &Error) {
+  if (V.empty()) {
+    Error = "--progress needs a non-empty value";
+    return false;
+  }
+  if (V != "auto" && V != "always" && V != "never") {
+    Error = "--progress: expected auto, always or never";
+    return false;
+  }
+  O.Progress = V.str();
+  return true;
+}
+
+/// -j N, -jN, --jobs=N.
+Flag jobs(HelpEntry Help) {
+  Flag F{"jobs", Shape::Value, setJobs, nullptr, /*Project=*/true, Help};
+  F.Spelling = "-j";
+  F.ValueName = "a number of jobs";
+  return F;
+}
+
+/// A project-level flag whose value \p Set checks and stores.
+Flag project(const char *Name,
+             bool (*Set)(DriverOptions &, llvm::StringRef, std::string &),
+             HelpEntry Help) {
+  Flag F{Name, Shape::Value, Set, nullptr, /*Project=*/true, Help};
+  return F;
+}
+
+using O = DriverOptions;
+
+const std::vector<Flag> &flagTable() {
+  static const std::vector<Flag> Table = {
+#include "driver/Flags.def"
+  };
+  return Table;
+}
+
+/// The row of \p Name; \p HasValue rules out switches given a value.
+const Flag *findFlag(llvm::StringRef Name, bool HasValue) {
+  for (const Flag &F : flagTable())
+    if (Name == F.Name && !(F.Takes == Shape::Switch && HasValue))
+      return &F;
+  return nullptr;
+}
+
+/// -j N, -jN and --jobs=N are one flag: "jobs", with "-jN"'s digits as
+/// its value.
+void normaliseJobs(llvm::StringRef &Name, llvm::StringRef &Value,
+                   bool &HasValue) {
+  if (Name == "j") {
+    Name = "jobs";
+  } else if (Name.starts_with("j") && Name.size() > 1 && Name != "jobs" &&
+             llvm::all_of(Name.drop_front(),
+                          [](char C) { return llvm::isDigit(C); })) {
+    Value = Name.drop_front();
+    HasValue = true;
+    Name = "jobs";
+  }
 }
 
 } // namespace
@@ -58,236 +315,65 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Args, DriverOptions &O,
       O.Files.push_back(Arg.str());
       continue;
     }
-    llvm::StringRef Flag = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
-    llvm::StringRef Name = Flag, Value;
+    llvm::StringRef Name = Arg.drop_front(Arg.starts_with("--") ? 2 : 1), Value;
     bool HasValue = false;
-    if (size_t Eq = Flag.find('='); Eq != llvm::StringRef::npos) {
-      Name = Flag.take_front(Eq);
-      Value = Flag.drop_front(Eq + 1);
+    if (size_t Eq = Name.find('='); Eq != llvm::StringRef::npos) {
+      Value = Name.drop_front(Eq + 1);
+      Name = Name.take_front(Eq);
       HasValue = true;
     }
-    // -j N, -jN, --jobs=N
-    if (Name == "jobs" || Name == "j" ||
-        (Name.starts_with("j") && Name.size() > 1 &&
-         llvm::all_of(Name.drop_front(), [](char C) { return llvm::isDigit(C); }))) {
-      O.ProjectFlag = "-j";
-      llvm::StringRef V = Value;
-      if (Name.size() > 1 && Name != "jobs")
-        V = Name.drop_front();
-      else if (!HasValue) {
-        if (I + 1 >= Args.size()) {
-          Error = "-j needs a number of jobs";
-          return false;
-        }
-        V = Args[++I];
-      }
-      if (!parseUnsigned(V, O.Jobs)) {
-        Error = std::string("-j: '" + V.str() + "' is not a number of jobs");
-        return false;
-      }
+    normaliseJobs(Name, Value, HasValue);
+    const Flag *F = findFlag(Name, HasValue);
+    if (!F) {
+      if (O.NeedsClangTidyMain.empty())
+        O.NeedsClangTidyMain = Arg.str();
       continue;
     }
-
-    auto needValue = [&](llvm::StringRef &V) -> bool {
-      if (HasValue) {
-        V = Value;
-        return true;
-      }
+    if (F->Project)
+      O.ProjectFlag = F->spelling();
+    if (F->Takes == Shape::Value && !HasValue) {
       if (I + 1 >= Args.size()) {
-        Error = std::string("--" + Name.str() + " needs a value");
+        Error = F->spelling() + " needs " + F->ValueName;
         return false;
       }
-      V = Args[++I];
-      return true;
-    };
-    auto boolFlag = [&](bool &Out) -> bool {
-      std::optional<bool> B = parseBool(Value);
-      if (!B) {
-        Error = std::string("--" + Name.str() + ": '" + Value.str() + "' is not true or false");
-        return false;
-      }
-      Out = *B;
-      return true;
-    };
-
-    // Project-level flags.
-    if (Name == "format") {
-      O.ProjectFlag = "--format";
-      llvm::StringRef V;
-      if (!needValue(V))
-        return false;
-      if (V == "text")
-        O.Format = OutputFormat::Text;
-      else if (V == "json")
-        O.Format = OutputFormat::Json;
-      else {
-        Error = std::string("--format: unknown format '" + V.str() + "' (text or json)");
-        return false;
-      }
-      continue;
+      Value = Args[++I];
     }
-    struct StringFlag {
-      const char *Name;
-      std::string *Out;
-    } StringFlags[] = {{"export-sarif", &O.ExportSarif},
-                       {"sarif-root", &O.SarifRoot},
-                       {"baseline", &O.Baseline},
-                       {"write-baseline", &O.WriteBaseline},
-                       {"progress", &O.Progress},
-                       {"cache-dir", &O.CacheDir},
-                       {"torch-tidy-worker", &O.WorkerOutput},
-                       {"torch-tidy-only-file", &O.OnlyFile}};
-    bool Matched = false;
-    for (StringFlag &F : StringFlags) {
-      if (Name != F.Name)
-        continue;
-      llvm::StringRef V;
-      if (!needValue(V))
-        return false;
-      if (V.empty()) {
-        Error = std::string("--" + Name.str() + " needs a non-empty value");
-        return false;
-      }
-      *F.Out = V.str();
-      if (Name != "torch-tidy-worker" && Name != "torch-tidy-only-file" &&
-          Name != "cache-dir")
-        O.ProjectFlag = std::string("--" + Name.str());
-      Matched = true;
-    }
-    if (Matched) {
-      if (Name == "progress" && O.Progress != "auto" &&
-          O.Progress != "always" && O.Progress != "never") {
-        Error = "--progress: expected auto, always or never";
-        return false;
-      }
-      continue;
-    }
-    if (Name == "shard") {
-      O.ProjectFlag = "--shard";
-      llvm::StringRef V;
-      if (!needValue(V))
-        return false;
-      auto [K, N] = V.split('/');
-      unsigned KV = 0, NV = 0;
-      if (!parseUnsigned(K, KV) || !parseUnsigned(N, NV) || NV == 0 ||
-          KV == 0 || KV > NV) {
-        Error = std::string("--shard: '" + V.str() + "' is not K/N with 1 <= K <= N");
-        return false;
-      }
-      O.ShardIndex = KV - 1;
-      O.ShardCount = NV;
-      continue;
-    }
-    struct BoolFlag {
-      const char *Name;
-      bool *Out;
-      bool Value;
-    } BoolFlags[] = {{"no-skip-torchless", &O.SkipTorchlessTUs, false},
-                     {"no-skip-system-bodies", &O.SkipSystemBodies, false},
-                     {"no-traversal-scope", &O.TraversalScope, false},
-                     {"no-error-recovery", &O.ErrorRecovery, false},
-                     {"no-cache", &O.UseCache, false},
-                     {"no-preamble-cache", &O.UsePreamble, false},
-                     {"torch-tidy-reuse-preambles", &O.BuildPreambles, false}};
-    for (BoolFlag &F : BoolFlags) {
-      if (Name == F.Name && !HasValue) {
-        *F.Out = F.Value;
-        Matched = true;
-      }
-    }
-    if (Matched)
-      continue;
-
-    // clang-tidy flags the engine handles.
-    if (isOneOf(Name, ValueFlags)) {
-      llvm::StringRef V;
-      if (Name == "system-headers" || Name == "use-color") {
-        bool B = true;
-        if (!boolFlag(B))
-          return false;
-        (Name == "system-headers" ? O.SystemHeaders : O.UseColor) = B;
-        O.ForwardArgs.push_back(std::string("--" + Name.str() + "=" + (B ? "true" : "false")));
-        continue;
-      }
-      if (!needValue(V))
-        return false;
-      std::string S = V.str();
-      if (Name == "checks") O.Checks = S;
-      else if (Name == "warnings-as-errors") O.WarningsAsErrors = S;
-      else if (Name == "header-filter") O.HeaderFilter = S;
-      else if (Name == "exclude-header-filter") O.ExcludeHeaderFilter = S;
-      else if (Name == "format-style") O.FormatStyle = S;
-      else if (Name == "config") O.Config = S;
-      else if (Name == "config-file") O.ConfigFile = S;
-      else if (Name == "line-filter") O.LineFilter = S;
-      else if (Name == "export-fixes") { O.ExportFixes = S; continue; }
-      else if (Name == "p") { O.BuildPath = S; continue; }
-      else if (Name == "extra-arg") O.ExtraArgs.push_back(S);
-      else if (Name == "extra-arg-before") O.ExtraArgsBefore.push_back(S);
-      O.ForwardArgs.push_back(std::string("--" + Name.str() + "=" + S));
-      continue;
-    }
-    struct TidyBool {
-      const char *Name;
-      bool *Out;
-    } TidyBools[] = {{"fix", &O.Fix},
-                     {"fix-errors", &O.FixErrors},
-                     {"fix-notes", &O.FixNotes},
-                     {"quiet", &O.Quiet},
-                     {"allow-no-checks", &O.AllowNoChecks}};
-    for (TidyBool &F : TidyBools) {
-      if (Name != F.Name)
-        continue;
-      if (!boolFlag(*F.Out))
-        return false;
-      Matched = true;
-      if (Name == "quiet" || Name == "fix-notes" || Name == "allow-no-checks")
-        O.ForwardArgs.push_back(std::string("--" + Name.str() + "=" + (*F.Out ? "true" : "false")));
-    }
-    if (Matched)
-      continue;
-    if (O.NeedsClangTidyMain.empty())
-      O.NeedsClangTidyMain = Arg.str();
-    (void)HandOverFlags;
+    if (!F->Set(O, Value, Error))
+      return false;
   }
-  if (!O.ExportFixes.empty() && O.ExportFixes != "-")
-    ; // validated when written
   return true;
 }
 
-void printProjectHelp(llvm::raw_ostream &OS) {
-  OS << R"(
-torch-tidy project options (in addition to clang-tidy's):
-  -p <build-dir>           with no files: check every translation unit of
-                           <build-dir>/compile_commands.json
-  -j <N>, --jobs=<N>       worker processes, one per translation unit
-                           (default: all cores)
-  --format=text|json       diagnostics as clang-tidy text (default) or JSON
-  --export-sarif=<file>    also write SARIF 2.1.0
-  --sarif-root=<dir>       SARIF paths are relative to this (default: the
-                           repository root)
-  --baseline=<file>        report and fail only findings not in <file>
-  --write-baseline=<file>  record the current findings in <file>
-  --shard=<K>/<N>          check only the K-th of N parts of the project
-  --progress=auto|always|never
-                           a progress line on a terminal (default: auto)
-  --no-skip-torchless      also check translation units that cannot reach a
-                           torch, ATen or c10 header
-  --cache-dir=<dir>        where results and precompiled preambles are kept
-                           (default: $XDG_CACHE_HOME/torch-tidy); --no-cache
-                           turns both off
-  --no-preamble-cache, --no-skip-system-bodies, --no-traversal-scope
-                           turn off a speed-up (results are the same)
-  --no-error-recovery      stop where clang-tidy stops: at a missing #include
-                           and after clang's error limit (by default the
-                           rest of the file is still analysed, and findings
-                           in a file with compiler errors say so in a note)
-  torch-tidy merge [--format=json|sarif|fixes|baseline] -o <out> <inputs...>
-                           combine per-shard outputs
-  torch-tidy apply-fixes <fixes.yaml...>
-                           apply exported (or merged) fixes as --fix does
-  torch-tidy verify ...    run a flagged loop and measure its growth
+std::vector<std::string> workerArguments(const DriverOptions &O) {
+  Args A;
+  for (const Flag &F : flagTable())
+    if (F.Forward)
+      F.Forward(O, A);
+  return A;
+}
 
+static void printHelpEntry(llvm::raw_ostream &OS, const HelpEntry &E) {
+  llvm::StringRef Usage = E.first;
+  OS << "  " << Usage;
+  if (Usage.size() <= 23)
+    OS.indent(25 - Usage.size());
+  else
+    OS << "\n" << std::string(27, ' ');
+  llvm::SmallVector<llvm::StringRef, 4> Lines;
+  llvm::StringRef(E.second).split(Lines, '\n');
+  for (size_t I = 0; I < Lines.size(); ++I)
+    OS << (I ? std::string(27, ' ') : "") << Lines[I] << "\n";
+}
+
+void printProjectHelp(llvm::raw_ostream &OS,
+                      llvm::ArrayRef<HelpEntry> Subcommands) {
+  OS << "\ntorch-tidy project options (in addition to clang-tidy's):\n";
+  for (const Flag &F : flagTable())
+    if (F.Help.first)
+      printHelpEntry(OS, F.Help);
+  for (const HelpEntry &E : Subcommands)
+    printHelpEntry(OS, E);
+  OS << R"(
 Exit codes: 0 no finding fails the gate; 1 findings fail the gate
 (--warnings-as-errors, as clang-tidy); 2 the tool could not do its job (bad
 arguments, unreadable input, a translation unit that failed to parse or
@@ -295,4 +381,4 @@ crashed its worker).
 )";
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

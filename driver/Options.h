@@ -3,7 +3,9 @@
 // The command line of a torch-tidy run: clang-tidy's flags (the ones that
 // shape a check run) plus the project-level ones (-j, output formats,
 // baselines, shards, caches). clang-tidy registers its flags as global
-// llvm::cl options, so this parser is separate and hand-written.
+// llvm::cl options, so this parser is separate and hand-written. One table
+// in Options.cpp says, for every flag, how it is parsed, how a worker is
+// told about it, and what --help says of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,11 +17,16 @@
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 enum class OutputFormat { Text, Json };
+
+/// The checks a run enables when neither -checks nor a .clang-tidy names
+/// any (clang-tidy's own default).
+extern const char DefaultChecks[];
 
 struct DriverOptions {
   // clang-tidy's flags.
@@ -28,8 +35,8 @@ struct DriverOptions {
   std::optional<bool> SystemHeaders, UseColor;
   bool Fix = false, FixErrors = false, FixNotes = false, Quiet = false;
   bool AllowNoChecks = false;
-  std::string ExportFixes;        // "" = none, "-" = stdout
-  std::string BuildPath;          // -p
+  std::string ExportFixes; // "" = none, "-" = stdout
+  std::string BuildPath;   // -p
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
   std::vector<std::string> Files; // positional
   bool HasFixedFlags = false;     // a "--" was given
@@ -62,13 +69,6 @@ struct DriverOptions {
 
   // Internal: this process is a worker writing its result here.
   std::string WorkerOutput;
-  // Internal: report only diagnostics located in this file (a header that
-  // was resolved to a translation unit including it).
-  std::string OnlyFile;
-
-  // Flags forwarded to a worker: the check-shaping clang-tidy flags in
-  // canonical --name=value form.
-  std::vector<std::string> ForwardArgs;
 
   // A flag the engine does not handle itself (informational or rare ones):
   // the run is handed to clang-tidy's own main.
@@ -84,9 +84,19 @@ struct DriverOptions {
 bool parseCommandLine(llvm::ArrayRef<const char *> Args, DriverOptions &Opts,
                       std::string &Error);
 
-/// The text of --help for the flags torch-tidy adds to clang-tidy's.
-void printProjectHelp(llvm::raw_ostream &OS);
+/// The flags that give a worker the same check run as \p Opts (everything
+/// but the file, the result path and the flags after "--").
+std::vector<std::string> workerArguments(const DriverOptions &Opts);
 
-} // namespace torchtidy
+/// One entry of --help: how it is written, and what it does (lines
+/// separated by '\n').
+using HelpEntry = std::pair<const char *, const char *>;
+
+/// The text of --help for the flags torch-tidy adds to clang-tidy's, then
+/// \p Subcommands.
+void printProjectHelp(llvm::raw_ostream &OS,
+                      llvm::ArrayRef<HelpEntry> Subcommands);
+
+} // namespace torch_tidy
 
 #endif

@@ -4,15 +4,17 @@
 // linked in next to every upstream check. Check runs go through torch-tidy's
 // engine (project-wide runs, workers, JSON/SARIF, baselines, safe fixes);
 // informational flags (--list-checks, --dump-config, --help, ...) go to
-// clang-tidy's own main.
+// clang-tidy's own main. A first argument that names a subcommand runs it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "clang-tidy/tool/ClangTidyMain.h"
-#include "driver/Verify.h"
-#include "driver/Merge.h"
+#include "driver/ExitCodes.h"
 #include "driver/Options.h"
-#include "driver/Run.h"
+#include "driver/commands/ApplyCommand.h"
+#include "driver/commands/Merge.h"
+#include "driver/run/Run.h"
+#include "runtime_verify/command/Verify.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,55 +25,86 @@
 
 extern volatile int TorchTidyModuleAnchorSource;
 
-static std::string projectHelpText() {
+namespace {
+
+/// `torch-tidy <name> ...`: the subcommands, with their --help entries.
+struct Subcommand {
+  const char *Name;
+  int (*Main)(int Argc, const char **Argv); ///< Argv[0] is the name
+  torch_tidy::HelpEntry Help;
+};
+
+const Subcommand Subcommands[] = {
+    {"merge",
+     torch_tidy::mergeMain,
+     {"torch-tidy merge [--format=json|sarif|fixes|baseline] -o <out> "
+      "<inputs...>",
+      "combine per-shard outputs"}},
+    {"apply-fixes",
+     torch_tidy::applyFixesMain,
+     {"torch-tidy apply-fixes <fixes.yaml...>",
+      "apply exported (or merged) fixes as --fix does"}},
+    {"verify",
+     torch_tidy::verify::verifyMain,
+     {"torch-tidy verify ...", "run a flagged loop and measure its growth"}},
+};
+
+std::string projectHelpText() {
+  std::vector<torch_tidy::HelpEntry> Entries;
+  for (const Subcommand &S : Subcommands)
+    Entries.push_back(S.Help);
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  torchtidy::printProjectHelp(OS);
+  torch_tidy::printProjectHelp(OS, Entries);
   return Text;
 }
 
-static void printVersion(llvm::raw_ostream &OS) {
+void printVersion(llvm::raw_ostream &OS) {
   OS << "torch-tidy version " << TORCH_TIDY_VERSION << "\n"
      << "  built with LLVM version " << LLVM_VERSION_STRING << "\n"
      << "  clang resource directory " << TORCH_TIDY_RESOURCE_DIR << "\n";
 }
 
-int main(int argc, const char **argv) {
-  (void)TorchTidyModuleAnchorSource;
-  llvm::cl::SetVersionPrinter(printVersion);
-
-  // Subcommands: verify, merge.
-  if (argc > 1 && llvm::StringRef(argv[1]) == "verify")
-    return torchtidy::verifyMain(argc - 1, argv + 1);
-  if (argc > 1 && llvm::StringRef(argv[1]) == "merge")
-    return torchtidy::mergeMain(argc - 1, argv + 1);
-  if (argc > 1 && llvm::StringRef(argv[1]) == "apply-fixes")
-    return torchtidy::applyFixesMain(argc - 1, argv + 1);
-
-  torchtidy::DriverOptions Opts;
-  std::string Error;
-  if (!torchtidy::parseCommandLine(llvm::ArrayRef(argv + 1, argc - 1), Opts,
-                                   Error)) {
-    llvm::errs() << "torch-tidy: error: " << Error << "\n";
-    return torchtidy::ExitToolFailure;
-  }
-  if (Opts.NeedsClangTidyMain.empty())
-    return torchtidy::runChecks(Opts, argv[0]);
-  if (!Opts.ProjectFlag.empty()) {
-    llvm::errs() << "torch-tidy: error: " << Opts.NeedsClangTidyMain
-                 << " cannot be combined with " << Opts.ProjectFlag << "\n";
-    return torchtidy::ExitToolFailure;
-  }
+/// clang-tidy's own main, for the flags torch-tidy leaves to it.
+int handOver(int argc, const char **argv) {
   static const std::string Help = projectHelpText();
   static llvm::cl::extrahelp ProjectHelp(Help.c_str());
-
   std::vector<const char *> Args(argv, argv + argc);
   // A binary outside LLVM's own bin/ directory would look for clang's builtin
   // headers next to itself. Name the directory it was built against first,
   // so that a user's own --extra-arg / --extra-arg-before still wins.
   static const std::string ResourceDirArg =
-      std::string("--extra-arg-before=-resource-dir=") + TORCH_TIDY_RESOURCE_DIR;
+      std::string("--extra-arg-before=-resource-dir=") +
+      TORCH_TIDY_RESOURCE_DIR;
   if (llvm::sys::fs::is_directory(TORCH_TIDY_RESOURCE_DIR))
     Args.insert(Args.begin() + 1, ResourceDirArg.c_str());
   return clang::tidy::clangTidyMain(static_cast<int>(Args.size()), Args.data());
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  (void)TorchTidyModuleAnchorSource;
+  llvm::cl::SetVersionPrinter(printVersion);
+
+  if (argc > 1)
+    for (const Subcommand &S : Subcommands)
+      if (llvm::StringRef(argv[1]) == S.Name)
+        return S.Main(argc - 1, argv + 1);
+
+  torch_tidy::DriverOptions Opts;
+  std::string Error;
+  if (!torch_tidy::parseCommandLine(llvm::ArrayRef(argv + 1, argc - 1), Opts,
+                                    Error)) {
+    llvm::errs() << "torch-tidy: error: " << Error << "\n";
+    return torch_tidy::ExitToolFailure;
+  }
+  if (Opts.NeedsClangTidyMain.empty())
+    return torch_tidy::runChecks(Opts, argv[0]);
+  if (!Opts.ProjectFlag.empty()) {
+    llvm::errs() << "torch-tidy: error: " << Opts.NeedsClangTidyMain
+                 << " cannot be combined with " << Opts.ProjectFlag << "\n";
+    return torch_tidy::ExitToolFailure;
+  }
+  return handOver(argc, argv);
 }

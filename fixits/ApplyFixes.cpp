@@ -2,21 +2,16 @@
 
 #include "fixits/ApplyFixes.h"
 
+#include "base/AtomicWrite.h"
 #include "clang/Format/Format.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Signals.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <csignal>
-#include <pthread.h>
-#include <unistd.h>
 
 using clang::tooling::Replacement;
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace {
 
 struct Edit {
@@ -38,197 +33,146 @@ bool conflicts(const Edit &A, const Edit &B) {
   return A.Offset < BEnd && B.Offset < AEnd;
 }
 
-} // namespace
-
-bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text,
-                     std::string &Error) {
-  if (Path == "-") {
-    llvm::outs() << Text;
-    llvm::outs().flush();
-    return true;
-  }
-  llvm::SmallString<256> Dir(Path);
-  llvm::sys::path::remove_filename(Dir);
-  if (Dir.empty())
-    Dir = ".";
-  llvm::SmallString<256> Model(Dir);
-  llvm::sys::path::append(Model, "." + llvm::sys::path::filename(Path).str() +
-                                     ".torch-tidy-%%%%%%");
-  int FD = -1;
-  llvm::SmallString<256> Temp;
-  // No signal between creating the temporary file and registering it for
-  // removal on a signal: an interrupted run leaves no stray file.
-  sigset_t Stop, Old;
-  sigemptyset(&Stop);
-  for (int Sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
-    sigaddset(&Stop, Sig);
-  pthread_sigmask(SIG_BLOCK, &Stop, &Old);
-  std::error_code CreateEC = llvm::sys::fs::createUniqueFile(Model, FD, Temp);
-  if (!CreateEC)
-    llvm::sys::RemoveFileOnSignal(Temp);
-  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
-  if (CreateEC) {
-    Error = "cannot write '" + Path.str() + "': " + CreateEC.message();
-    return false;
-  }
-  auto Fail = [&](const std::string &Why) {
-    llvm::sys::fs::remove(Temp);
-    llvm::sys::DontRemoveFileOnSignal(Temp);
-    Error = "cannot write '" + Path.str() + "': " + Why;
-    return false;
-  };
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.flush();
-    if (OS.has_error()) {
-      std::string Why = OS.error().message();
-      OS.clear_error();
-      return Fail(Why);
-    }
-  }
-  llvm::sys::fs::file_status Status;
-  if (!llvm::sys::fs::status(Path, Status)) {
-    llvm::sys::fs::setPermissions(Temp, Status.permissions());
-    // Keep the owner where we may (running as root on another user's file).
-    if (::chown(Temp.c_str(), Status.getUser(), Status.getGroup()) != 0) {
-      // Not permitted: the file keeps the user that runs the tool.
-    }
-  } else {
-    llvm::sys::fs::setPermissions(
-        Temp, static_cast<llvm::sys::fs::perms>(0644));
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
-    return Fail(EC.message());
-  llvm::sys::DontRemoveFileOnSignal(Temp);
-  return true;
-}
-
-FixReport applyFixes(const std::vector<FixRequest> &Requests,
-                     const ApplyOptions &Options) {
-  FixReport Report;
-  Report.Outcomes.assign(Requests.size(), FixOutcome::NoFix);
-  std::map<std::string, std::vector<Edit>> Accepted;
+/// The edits taken so far, per file, and the requests they came from.
+struct Taken {
+  std::map<std::string, std::vector<Edit>> Edits;
   std::map<std::string, std::vector<size_t>> RequestsOfFile;
 
-  for (size_t I = 0; I < Requests.size(); ++I) {
-    const FixRequest &Req = Requests[I];
-    if (Req.Replacements.empty())
-      continue;
-    Report.TotalFixes += Req.Replacements.size();
+  /// Takes the edits of request \p I, unless one conflicts with an edit
+  /// taken already or another of its own: a fix is taken whole or not at all.
+  bool take(size_t I, const FixRequest &Req) {
     std::vector<std::pair<std::string, Edit>> New;
     bool Conflict = false;
     for (const Replacement &R : Req.Replacements) {
       Edit E{R.getOffset(), R.getLength(), R.getReplacementText().str()};
-      const std::vector<Edit> &Taken = Accepted[R.getFilePath().str()];
-      for (const Edit &T : Taken)
+      for (const Edit &T : Edits[R.getFilePath().str()])
         Conflict |= conflicts(E, T);
       for (const auto &N : New)
         if (N.first == R.getFilePath())
           Conflict |= conflicts(E, N.second);
       New.push_back({R.getFilePath().str(), std::move(E)});
     }
-    if (Conflict) {
-      Report.Outcomes[I] = FixOutcome::Conflict;
-      Report.Warnings.push_back(Req.Description +
-                                ": its fix conflicts with another fix and "
-                                "was not applied");
-      continue;
-    }
-    Report.Outcomes[I] = FixOutcome::Applied;
+    if (Conflict)
+      return false;
     for (auto &N : New) {
-      std::vector<Edit> &Taken = Accepted[N.first];
-      if (std::find(Taken.begin(), Taken.end(), N.second) == Taken.end())
-        Taken.push_back(std::move(N.second));
-      std::vector<size_t> &Of = RequestsOfFile[N.first];
-      if (Of.empty() || Of.back() != I)
-        Of.push_back(I);
+      std::vector<Edit> &Of = Edits[N.first];
+      if (std::find(Of.begin(), Of.end(), N.second) == Of.end())
+        Of.push_back(std::move(N.second));
+      std::vector<size_t> &Requests = RequestsOfFile[N.first];
+      if (Requests.empty() || Requests.back() != I)
+        Requests.push_back(I);
     }
+    return true;
   }
+};
 
-  for (auto &[Path, Edits] : Accepted) {
-    if (Edits.empty())
-      continue;
-    auto Refuse = [&, &Path = Path](const std::string &Why, bool IsError) {
-      (IsError ? Report.Errors : Report.Warnings).push_back(Why);
-      for (size_t I : RequestsOfFile[Path])
-        Report.Outcomes[I] = FixOutcome::FileRefused;
-    };
-    auto Expected = Options.ExpectedHashes.find(Path);
-    if (Expected != Options.ExpectedHashes.end() && Options.CurrentHash &&
-        Options.CurrentHash(Path) != Expected->second) {
-      Refuse("'" + Path + "' changed since it was analysed; its fixes were "
-             "not applied",
-             true);
-      continue;
-    }
-    llvm::sys::fs::file_status Status;
-    if (llvm::sys::fs::status(Path, Status) ||
-        !(Status.permissions() & (llvm::sys::fs::owner_write |
-                                  llvm::sys::fs::group_write |
-                                  llvm::sys::fs::others_write))) {
-      Refuse("'" + Path + "' is not writable; its fixes were not applied",
-             true);
-      continue;
-    }
-    auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-    if (!Buffer) {
-      Refuse("cannot read '" + Path + "': " + Buffer.getError().message(), true);
-      continue;
-    }
-    llvm::StringRef Code = (*Buffer)->getBuffer();
-    clang::tooling::Replacements Repls;
-    bool Bad = false;
-    std::sort(Edits.begin(), Edits.end(), [](const Edit &A, const Edit &B) {
-      return A.Offset < B.Offset;
-    });
-    for (const Edit &E : Edits) {
-      if (E.Offset + E.Length > Code.size()) {
-        Bad = true;
-        break;
-      }
+/// Why \p Path must not be changed (it changed since it was analysed, it is
+/// read-only), or "".
+std::string refusal(const std::string &Path, const ApplyOptions &Options) {
+  auto Expected = Options.ExpectedHashes.find(Path);
+  if (Expected != Options.ExpectedHashes.end() && Options.CurrentHash &&
+      Options.CurrentHash(Path) != Expected->second)
+    return "'" + Path + "' changed since it was analysed; its fixes were not applied";
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status) ||
+      !(Status.permissions() & (llvm::sys::fs::owner_write | llvm::sys::fs::group_write |
+                                llvm::sys::fs::others_write)))
+    return "'" + Path + "' is not writable; its fixes were not applied";
+  return "";
+}
+
+/// \p Edits as replacements of \p Code, cleaned up and formatted in the
+/// file's style; false with \p Error set when they do not fit the file.
+bool replacementsFor(const std::string &Path, llvm::StringRef Code, std::vector<Edit> &Edits,
+                     const ApplyOptions &Options, clang::tooling::Replacements &Repls,
+                     FixReport &Report, std::string &Error) {
+  std::sort(Edits.begin(), Edits.end(),
+            [](const Edit &A, const Edit &B) { return A.Offset < B.Offset; });
+  for (const Edit &E : Edits) {
+    bool Fits = E.Offset + E.Length <= Code.size();
+    if (Fits)
       if (llvm::Error Err = Repls.add(Replacement(Path, E.Offset, E.Length, E.Text))) {
         llvm::consumeError(std::move(Err));
-        Bad = true;
-        break;
+        Fits = false;
       }
+    if (!Fits) {
+      Error = "'" + Path + "': fixes do not fit the file; not applied";
+      return false;
     }
-    if (Bad) {
-      Refuse("'" + Path + "': fixes do not fit the file; not applied", true);
+  }
+  std::string StyleName = Options.FormatStyle ? Options.FormatStyle(Path) : "none";
+  llvm::Expected<clang::format::FormatStyle> Style =
+      clang::format::getStyle(StyleName, Path, "none");
+  if (!Style) {
+    Report.Warnings.push_back("format style: " + llvm::toString(Style.takeError()));
+    Style = clang::format::getNoStyle();
+  }
+  llvm::Expected<clang::tooling::Replacements> Cleaned =
+      clang::format::cleanupAroundReplacements(Code, Repls, *Style);
+  if (!Cleaned) {
+    llvm::consumeError(Cleaned.takeError());
+    return true;
+  }
+  Repls = std::move(*Cleaned);
+  if (auto Formatted = clang::format::formatReplacements(Code, Repls, *Style))
+    Repls = std::move(*Formatted);
+  else
+    llvm::consumeError(Formatted.takeError());
+  return true;
+}
+
+/// Applies \p Edits to \p Path (writes it when Options.Write); false with
+/// \p Error set when the file is refused.
+bool fixFile(const std::string &Path, std::vector<Edit> &Edits, const ApplyOptions &Options,
+             FixReport &Report, std::string &Error) {
+  Error = refusal(Path, Options);
+  if (!Error.empty())
+    return false;
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer) {
+    Error = "cannot read '" + Path + "': " + Buffer.getError().message();
+    return false;
+  }
+  llvm::StringRef Code = (*Buffer)->getBuffer();
+  clang::tooling::Replacements Repls;
+  if (!replacementsFor(Path, Code, Edits, Options, Repls, Report, Error))
+    return false;
+  llvm::Expected<std::string> NewCode = clang::tooling::applyAllReplacements(Code, Repls);
+  if (!NewCode) {
+    Error = "'" + Path + "': " + llvm::toString(NewCode.takeError());
+    return false;
+  }
+  return !Options.Write || writeAtomically(Path, *NewCode, Error);
+}
+
+} // namespace
+
+FixReport applyFixes(const std::vector<FixRequest> &Requests,
+                     const ApplyOptions &Options) {
+  FixReport Report;
+  Report.Outcomes.assign(Requests.size(), FixOutcome::NoFix);
+  Taken T;
+  for (size_t I = 0; I < Requests.size(); ++I) {
+    const FixRequest &Req = Requests[I];
+    if (Req.Replacements.empty())
+      continue;
+    Report.TotalFixes += Req.Replacements.size();
+    if (T.take(I, Req)) {
+      Report.Outcomes[I] = FixOutcome::Applied;
       continue;
     }
-    std::string StyleName = Options.FormatStyle ? Options.FormatStyle(Path) : "none";
-    llvm::Expected<clang::format::FormatStyle> Style =
-        clang::format::getStyle(StyleName, Path, "none");
-    if (!Style) {
-      Report.Warnings.push_back("format style: " + llvm::toString(Style.takeError()));
-      Style = clang::format::getNoStyle();
-    }
-    llvm::Expected<clang::tooling::Replacements> Cleaned =
-        clang::format::cleanupAroundReplacements(Code, Repls, *Style);
-    if (Cleaned) {
-      Repls = std::move(*Cleaned);
-      if (auto Formatted = clang::format::formatReplacements(Code, Repls, *Style))
-        Repls = std::move(*Formatted);
-      else
-        llvm::consumeError(Formatted.takeError());
-    } else {
-      llvm::consumeError(Cleaned.takeError());
-    }
-    llvm::Expected<std::string> NewCode =
-        clang::tooling::applyAllReplacements(Code, Repls);
-    if (!NewCode) {
-      Refuse("'" + Path + "': " + llvm::toString(NewCode.takeError()), true);
-      continue;
-    }
-    if (!Options.Write)
-      continue;
+    Report.Outcomes[I] = FixOutcome::Conflict;
+    Report.Warnings.push_back(Req.Description +
+                              ": its fix conflicts with another fix and was not applied");
+  }
+  for (auto &[Path, Edits] : T.Edits) {
     std::string Error;
-    if (!writeAtomically(Path, *NewCode, Error)) {
-      Refuse(Error, true);
+    if (Edits.empty() || fixFile(Path, Edits, Options, Report, Error))
       continue;
-    }
+    Report.Errors.push_back(Error);
+    for (size_t I : T.RequestsOfFile[Path])
+      Report.Outcomes[I] = FixOutcome::FileRefused;
   }
   for (size_t I = 0; I < Requests.size(); ++I)
     if (Report.Outcomes[I] == FixOutcome::Applied)
@@ -236,4 +180,4 @@ FixReport applyFixes(const std::vector<FixRequest> &Requests,
   return Report;
 }
 
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 
 /// One diagnostic's fix: replacements with absolute paths.
 struct FixRequest {
@@ -50,11 +50,6 @@ struct ApplyOptions {
 FixReport applyFixes(const std::vector<FixRequest> &Requests,
                      const ApplyOptions &Options);
 
-/// Writes \p Text to \p Path atomically (temporary file in the same
-/// directory, same mode, rename); a signal never leaves a partial file.
-bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text,
-                     std::string &Error);
-
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -8,30 +8,31 @@
 
 #include <algorithm>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
-static const char *const VerifiableChecks[] = {
-    "torch-graph-accumulation", "torch-graph-in-container", "torch-retain-graph-in-loop",
-    "torch-eval-without-grad-guard"};
-
-bool isVerifiableCheck(llvm::StringRef Check) {
-  return std::find(std::begin(VerifiableChecks), std::end(VerifiableChecks), Check) !=
-         std::end(VerifiableChecks);
+VerifyProbe probeFor(llvm::StringRef Check) {
+  const CheckRow *Row = findCheck(Check);
+  return Row ? Row->Verify : VerifyProbe::None;
 }
 
-std::string verifiableChecksFilter() {
-  std::string Filter = "-*";
-  for (const char *C : VerifiableChecks)
-    Filter += std::string(",") + C;
-  return Filter;
+static std::string verifiableChecks(llvm::StringRef Separator) {
+  std::string List;
+  for (const CheckRow &Row : checkTable())
+    if (Row.Verify != VerifyProbe::None)
+      List += (List.empty() ? "" : Separator.str()) + Row.Name;
+  return List;
 }
+
+std::string verifiableChecksFilter() { return "-*," + verifiableChecks(","); }
+
+std::string verifiableChecksList() { return verifiableChecks(", "); }
 
 unsigned lineOfOffset(llvm::StringRef Code, unsigned Offset) {
   return 1 + static_cast<unsigned>(Code.take_front(Offset).count('\n'));
 }
 
-static bool samePath(llvm::StringRef A, llvm::StringRef B) {
+bool sameFile(llvm::StringRef A, llvm::StringRef B) {
   if (A == B)
     return true;
   llvm::sys::fs::UniqueID IA, IB;
@@ -53,15 +54,21 @@ llvm::Expected<std::vector<Finding>> readFindings(const std::string &YamlPath,
   if (YIn.error())
     return llvm::createStringError(YIn.error(), "cannot parse the findings in " + YamlPath);
   for (const clang::tooling::Diagnostic &D : TUD.Diagnostics) {
-    if (!isVerifiableCheck(D.DiagnosticName) || !samePath(D.Message.FilePath, File))
+    VerifyProbe Probe = probeFor(D.DiagnosticName);
+    if (Probe == VerifyProbe::None || !sameFile(D.Message.FilePath, File))
       continue;
     Finding F;
     F.Check = D.DiagnosticName;
+    F.Probe = Probe;
     F.Message = D.Message.Message;
     F.Offset = D.Message.FileOffset;
     F.Line = lineOfOffset(Code, F.Offset);
+    if (!D.Notes.empty()) {
+      F.NoteFile = D.Notes.front().FilePath;
+      F.NoteOffset = D.Notes.front().FileOffset;
+    }
     for (const auto &Entry : D.Message.Fix)
-      if (samePath(Entry.first(), File))
+      if (sameFile(Entry.first(), File))
         for (const clang::tooling::Replacement &R : Entry.second)
           if (llvm::Error E = F.Fix.add(clang::tooling::Replacement(
                   File, R.getOffset(), R.getLength(), R.getReplacementText())))
@@ -74,4 +81,4 @@ llvm::Expected<std::vector<Finding>> readFindings(const std::string &YamlPath,
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

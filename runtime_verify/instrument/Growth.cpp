@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <set>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 llvm::Expected<std::vector<ProbeSample>> readTrace(const std::string &Path,
@@ -79,12 +79,12 @@ GrowthFigures measureGrowth(const std::vector<ProbeSample> &Samples, unsigned Wa
   return F;
 }
 
-bool confirms(const std::string &Check, const GrowthFigures &F) {
-  if (Check == "torch-eval-without-grad-guard")
+bool confirms(VerifyProbe Probe, const GrowthFigures &F) {
+  if (Probe == VerifyProbe::ForwardResult)
     return F.NodesPerSample >= 1;
   if (F.NodesPerIter >= NodeNoiseFloor)
     return true;
-  return Check == "torch-retain-graph-in-loop" && F.bytesPerIter() >= ByteNoiseFloor;
+  return Probe == VerifyProbe::BackwardTensor && F.bytesPerIter() >= ByteNoiseFloor;
 }
 
 static std::string number(const char *Format, double V) {
@@ -111,9 +111,9 @@ static std::string nodesPerIter(double N) {
   return (N < 0 ? "" : "+") + number("%.1f", N);
 }
 
-std::string describeFigures(const std::string &Check, const GrowthFigures &F, bool Long) {
+std::string describeFigures(VerifyProbe Probe, const GrowthFigures &F, bool Long) {
   std::string Bytes = formatBytes(F.bytesPerIter());
-  if (Check == "torch-eval-without-grad-guard") {
+  if (Probe == VerifyProbe::ForwardResult) {
     if (Long)
       return number("%.1f", F.NodesPerSample) +
              " autograd nodes built and dropped per forward (waste, not growth), " + Bytes +
@@ -127,4 +127,4 @@ std::string describeFigures(const std::string &Check, const GrowthFigures &F, bo
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

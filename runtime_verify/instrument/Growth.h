@@ -10,12 +10,13 @@
 #ifndef TORCH_TIDY_RUNTIME_VERIFY_GROWTH_H
 #define TORCH_TIDY_RUNTIME_VERIFY_GROWTH_H
 
+#include "checks/CheckTable.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 /// Below these a slope is noise: half an autograd node, and 256 bytes, per
@@ -52,17 +53,17 @@ struct GrowthFigures {
 
 GrowthFigures measureGrowth(const std::vector<ProbeSample> &Samples, unsigned Warmup);
 
-/// Whether the figures show what the check claims: for the growth checks,
-/// the watched graph grows (torch-retain-graph-in-loop: or the live bytes
-/// grow, since a retained graph keeps its saved tensors); for
-/// torch-eval-without-grad-guard, every forward builds a graph.
-bool confirms(const std::string &Check, const GrowthFigures &Figures);
+/// Whether the figures show what the check claims, by how its findings are
+/// watched: a watched target's graph grows (a backward's tensor: or the
+/// live bytes grow, since a retained graph keeps its saved tensors); a
+/// forward's result: every forward builds a graph.
+bool confirms(VerifyProbe Probe, const GrowthFigures &Figures);
 
 /// "+7.0 autograd nodes/iter, +0 B/iter tensors (cpu)" and friends.
 std::string formatBytes(double BytesPerIter);
-std::string describeFigures(const std::string &Check, const GrowthFigures &F, bool Long);
+std::string describeFigures(VerifyProbe Probe, const GrowthFigures &F, bool Long);
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -1,6 +1,8 @@
 //===--- Instrumenter.cpp - place probes for growth findings --------------===//
 #include "runtime_verify/instrument/Instrumenter.h"
 
+#include "checks/analysis/LoopScope.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -10,7 +12,7 @@
 
 #include <algorithm>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 using namespace clang;
@@ -103,16 +105,6 @@ public:
   std::vector<CallExpr *> Calls;
 };
 
-const Stmt *loopBody(const Stmt *Loop) {
-  if (const auto *F = dyn_cast<ForStmt>(Loop))
-    return F->getBody();
-  if (const auto *F = dyn_cast<CXXForRangeStmt>(Loop))
-    return F->getBody();
-  if (const auto *W = dyn_cast<WhileStmt>(Loop))
-    return W->getBody();
-  return cast<DoStmt>(Loop)->getBody();
-}
-
 /// The innermost node of `Nodes` whose span contains `Offset`.
 template <class T>
 T *innermost(const Locator &L, const std::vector<T *> &Nodes, unsigned Offset,
@@ -131,71 +123,121 @@ T *innermost(const Locator &L, const std::vector<T *> &Nodes, unsigned Offset,
   return Best;
 }
 
-std::string quotedName(llvm::StringRef Message) {
-  size_t Open = Message.find('\'');
-  if (Open == llvm::StringRef::npos)
-    return "";
-  size_t Close = Message.find('\'', Open + 1);
-  if (Close == llvm::StringRef::npos)
-    return "";
-  return std::string(Message.slice(Open + 1, Close));
+/// The variable or member \p E names.
+const ValueDecl *referencedDecl(const Expr *E) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl();
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->getMemberDecl();
+  return nullptr;
 }
 
 class Planner {
 public:
-  Planner(const Locator &L, const Collector &C) : L(L), C(C) {}
+  Planner(const Locator &L, const Collector &C, std::string File)
+      : L(L), C(C), File(std::move(File)) {}
 
   ProbePlan plan(const Finding &F) {
     ProbePlan P;
     P.ProbeName = F.Check + "@" + std::to_string(F.Line);
-    FunctionDecl *Fn = nullptr;
-    {
-      unsigned Best = ~0u;
-      for (FunctionDecl *Cand : C.Functions) {
-        Span S = L.span(Cand->getBody()->getSourceRange());
-        if (S.contains(F.Offset) && S.size() < Best) {
-          Best = S.size();
-          Fn = Cand;
-        }
-      }
-    }
+    FunctionDecl *Fn = functionAround(F.Offset);
     if (!Fn)
       return fail(P, "the finding is not inside a function body this tool can see");
     Span FnSpan = L.span(Fn->getBody()->getSourceRange());
-    Stmt *Loop = innermost(L, C.Loops, F.Offset, &FnSpan);
-
-    if (F.Check == "torch-eval-without-grad-guard")
+    switch (F.Probe) {
+    case VerifyProbe::ForwardResult:
       return planForwardWatch(P, F);
-
-    // The watched target and where it is declared.
-    const Expr *TargetExpr = nullptr;
-    std::string Target;
-    if (F.Check == "torch-retain-graph-in-loop") {
-      TargetExpr = backwardTarget(F.Offset, FnSpan);
+    case VerifyProbe::BackwardTensor: {
+      const Expr *TargetExpr = backwardTarget(F.Offset, FnSpan);
       if (!TargetExpr)
         return fail(P, "cannot find the tensor whose backward() is called");
-      Target = L.text(TargetExpr->getSourceRange());
-      if (llvm::StringRef(Target).starts_with("{"))
-        Target = "std::vector<at::Tensor>" + Target;
-    } else {
-      std::string Name = quotedName(F.Message);
-      if (Name.empty())
-        return fail(P, "cannot tell the target from the message");
-      for (Expr *E : C.Names) {
-        Span S = L.span(E->getSourceRange());
-        if (S.Ok && S.Begin >= F.Offset && S.End <= FnSpan.End &&
-            L.text(E->getSourceRange()) == Name &&
-            (!TargetExpr || S.Begin < L.span(TargetExpr->getSourceRange()).Begin))
-          TargetExpr = E;
-      }
-      if (!TargetExpr)
-        return fail(P, "cannot find '" + Name + "' at the finding");
-      Target = Name;
+      P.Target = L.text(TargetExpr->getSourceRange());
+      if (llvm::StringRef(P.Target).starts_with("{"))
+        P.Target = "std::vector<at::Tensor>" + P.Target;
+      return placeSample(P, F, Fn, FnSpan, TargetExpr, /*AtCallEnd=*/false);
     }
-    P.Target = Target;
-    std::string Sample = "::torch_tidy_probe::sample(\"" + P.ProbeName + "\", " + Target + ");";
+    case VerifyProbe::DeclaredTarget: {
+      const ValueDecl *Declared = nullptr;
+      const Expr *TargetExpr = declaredTarget(F, FnSpan, Declared);
+      if (!TargetExpr)
+        return fail(P, F.NoteFile.empty()
+                           ? "the finding has no note at its target's declaration"
+                           : "cannot find the variable the finding's note declares");
+      P.Target = Declared->getNameAsString();
+      return placeSample(P, F, Fn, FnSpan, TargetExpr, /*AtCallEnd=*/true);
+    }
+    case VerifyProbe::None:
+      break;
+    }
+    return fail(P, "verify does not run findings of " + F.Check);
+  }
 
-    // Members, globals and statics outlive the call: sample when it ends.
+private:
+  static ProbePlan &fail(ProbePlan &P, std::string Why) {
+    P.Error = std::move(Why);
+    P.Insertions.clear();
+    return P;
+  }
+
+  static std::string guard(const std::string &Sample) {
+    return " auto torch_tidy_probe_guard_ = ::torch_tidy::probe::atScopeEnd([&] { " + Sample +
+           " });";
+  }
+
+  /// The innermost function body around \p Offset.
+  FunctionDecl *functionAround(unsigned Offset) const {
+    FunctionDecl *Fn = nullptr;
+    unsigned Best = ~0u;
+    for (FunctionDecl *Cand : C.Functions) {
+      Span S = L.span(Cand->getBody()->getSourceRange());
+      if (S.contains(Offset) && S.size() < Best) {
+        Best = S.size();
+        Fn = Cand;
+      }
+    }
+    return Fn;
+  }
+
+  /// Whether \p D is declared where the finding's first note points.
+  bool declaredAtNote(const ValueDecl *D, const Finding &F) const {
+    SourceLocation Loc = L.SM.getFileLoc(D->getLocation());
+    if (Loc.isInvalid() || L.SM.getFileOffset(Loc) != F.NoteOffset)
+      return false;
+    if (L.SM.isInMainFile(Loc))
+      return sameFile(F.NoteFile, File);
+    return sameFile(F.NoteFile, L.SM.getFilename(Loc));
+  }
+
+  /// The first use, from the finding on, of the variable declared where the
+  /// finding's first note points (the check puts that note there).
+  const Expr *declaredTarget(const Finding &F, const Span &FnSpan,
+                             const ValueDecl *&Declared) const {
+    if (F.NoteFile.empty())
+      return nullptr;
+    const Expr *Best = nullptr;
+    unsigned BestBegin = ~0u;
+    for (Expr *E : C.Names) {
+      Span S = L.span(E->getSourceRange());
+      if (!S.Ok || S.Begin < F.Offset || S.End > FnSpan.End || S.Begin >= BestBegin)
+        continue;
+      const ValueDecl *D = referencedDecl(E);
+      if (D && declaredAtNote(D, F)) {
+        Best = E;
+        BestBegin = S.Begin;
+        Declared = D;
+      }
+    }
+    return Best;
+  }
+
+  /// Samples P.Target where TargetExpr's declaration says: when a member,
+  /// global or static (and \p AtCallEnd), at the end of every call; when
+  /// declared before the loop, at the end of every iteration; when declared
+  /// in the loop, right after the flagged statement.
+  ProbePlan &placeSample(ProbePlan &P, const Finding &F, FunctionDecl *Fn, const Span &FnSpan,
+                         const Expr *TargetExpr, bool AtCallEnd) {
+    std::string Sample =
+        "::torch_tidy::probe::sample(\"" + P.ProbeName + "\", " + P.Target + ");";
     const Expr *Stripped = TargetExpr->IgnoreParenImpCasts();
     const ValueDecl *Decl = nullptr;
     bool OutlivesCall = false;
@@ -207,25 +249,25 @@ public:
       if (const auto *VD = dyn_cast<VarDecl>(Decl))
         OutlivesCall = VD->hasGlobalStorage();
     }
-    if (OutlivesCall && F.Check != "torch-retain-graph-in-loop") {
+    if (OutlivesCall && AtCallEnd) {
       const auto *Body = cast<CompoundStmt>(Fn->getBody());
       P.Where = "end of every call of " + Fn->getNameAsString();
       P.Insertions.push_back({L.span(Body->getSourceRange()).Begin + 1, guard(Sample)});
       return P;
     }
+    Stmt *Loop = innermost(L, C.Loops, F.Offset, &FnSpan);
     if (!Loop)
       return fail(P, "no loop around the finding");
+    Span LoopSpan = L.span(Loop->getSourceRange());
     Span DeclSpan = Decl ? L.span(Decl->getSourceRange()) : Span();
-    bool DeclaredInLoop = !Decl || (DeclSpan.Ok && L.span(Loop->getSourceRange()).contains(DeclSpan.Begin));
+    bool DeclaredInLoop = !Decl || (DeclSpan.Ok && LoopSpan.contains(DeclSpan.Begin));
     if (!DeclaredInLoop) {
-      const Stmt *Body = loopBody(Loop);
       P.Where = "end of every iteration of the loop at line " +
-                std::to_string(L.line(L.span(Loop->getSourceRange()).Begin));
-      wrapOrPrepend(P, Body, guard(Sample));
+                std::to_string(L.line(LoopSpan.Begin));
+      wrapOrPrepend(P, analysis::loopBody(Loop), guard(Sample));
       return P;
     }
     // Declared in the loop: sample right after the flagged statement.
-    Span LoopSpan = L.span(Loop->getSourceRange());
     CompoundStmt *Block = innermost(L, C.Compounds, F.Offset, &LoopSpan);
     const Stmt *Flagged = nullptr;
     if (Block)
@@ -238,18 +280,6 @@ public:
               std::to_string(L.line(L.span(Flagged->getSourceRange()).Begin));
     P.Insertions.push_back({L.endOfStatement(Flagged), " " + Sample});
     return P;
-  }
-
-private:
-  static ProbePlan &fail(ProbePlan &P, std::string Why) {
-    P.Error = std::move(Why);
-    P.Insertions.clear();
-    return P;
-  }
-
-  static std::string guard(const std::string &Sample) {
-    return " auto torch_tidy_probe_guard_ = ::torch_tidy_probe::atScopeEnd([&] { " + Sample +
-           " });";
   }
 
   void wrapOrPrepend(ProbePlan &P, const Stmt *Body, const std::string &Text) {
@@ -290,8 +320,8 @@ private:
     return Best;
   }
 
-  /// torch-eval-without-grad-guard: sample the result of the forward call
-  /// the finding points at.
+  /// VerifyProbe::ForwardResult: sample the result of the forward call the
+  /// finding points at.
   ProbePlan &planForwardWatch(ProbePlan &P, const Finding &F) {
     const CallExpr *Best = nullptr;
     unsigned BestSize = ~0u;
@@ -312,13 +342,14 @@ private:
     Span S = L.span(Best->getSourceRange());
     P.Target = L.text(Best->getSourceRange());
     P.Where = "each result of the forward call at line " + std::to_string(F.Line);
-    P.Insertions.push_back({S.Begin, "::torch_tidy_probe::watch(\"" + P.ProbeName + "\", "});
+    P.Insertions.push_back({S.Begin, "::torch_tidy::probe::watch(\"" + P.ProbeName + "\", "});
     P.Insertions.push_back({S.End, ")"});
     return P;
   }
 
   const Locator &L;
   const Collector &C;
+  std::string File;
 };
 
 } // namespace
@@ -338,7 +369,7 @@ llvm::Expected<ProgramPlan> planProbes(const std::string &File, llvm::StringRef 
   C.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
   ProgramPlan Result;
   Result.HasMain = C.HasMain;
-  Planner P(L, C);
+  Planner P(L, C, File);
   for (const Finding &F : Findings)
     Result.Plans.push_back(P.plan(F));
   return Result;
@@ -367,4 +398,4 @@ llvm::Expected<std::string> applyFixAndInsertions(llvm::StringRef Code,
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 struct Insertion {
@@ -62,6 +62,6 @@ llvm::Expected<std::string> applyFixAndInsertions(llvm::StringRef Code,
                                                   const std::vector<Insertion> &Insertions);
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -1,7 +1,7 @@
 //===--- Journal.cpp - edit a user's file in place and always undo it -----===//
 #include "runtime_verify/instrument/Journal.h"
-#include "runtime_verify/instrument/Paths.h"
-#include "runtime_verify/instrument/Process.h"
+#include "base/Paths.h"
+#include "base/Process.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 namespace fs = llvm::sys::fs;
@@ -223,4 +223,4 @@ llvm::Error InPlaceJournal::restore() {
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

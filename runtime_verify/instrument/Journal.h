@@ -15,7 +15,7 @@
 
 #include <string>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 class InPlaceJournal {
@@ -45,6 +45,6 @@ private:
 };
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -1,7 +1,7 @@
 //===--- ProgramBuild.cpp - compile instrumented programs against LibTorch ===//
 #include "runtime_verify/instrument/ProgramBuild.h"
-#include "runtime_verify/instrument/Paths.h"
-#include "runtime_verify/instrument/Process.h"
+#include "base/Paths.h"
+#include "base/Process.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -13,7 +13,7 @@
 
 #include <cstdlib>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 namespace fs = llvm::sys::fs;
@@ -107,19 +107,6 @@ std::string probeDir() {
       return Installed;
   }
   return TORCH_TIDY_PROBE_DIR;
-}
-
-std::string defaultCacheDir() {
-  if (const char *Env = std::getenv("TORCH_TIDY_CACHE_DIR"))
-    if (*Env)
-      return Env;
-  if (const char *Xdg = std::getenv("XDG_CACHE_HOME"))
-    if (*Xdg)
-      return joinPath(Xdg, "torch-tidy");
-  llvm::SmallString<256> Home;
-  if (path::home_directory(Home))
-    return joinPath(joinPath(Home, ".cache"), "torch-tidy");
-  return joinPath(fs::getMainExecutable(nullptr, nullptr), "../torch-tidy-cache");
 }
 
 ProgramBuilder::ProgramBuilder(TorchInstall Torch, std::string Compiler, std::string CacheDir,
@@ -308,4 +295,4 @@ llvm::Error ProgramBuilder::build(const std::string &Source, const std::string &
 }
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
+namespace torch_tidy {
 namespace verify {
 
 /// Where a LibTorch's headers and libraries are.
@@ -34,11 +34,6 @@ llvm::Expected<TorchInstall> findTorch(const std::string &TorchDir);
 /// installed copy next to the binary (../share/torch-tidy/probe), else the
 /// source tree torch-tidy was built from.
 std::string probeDir();
-
-/// The folder for cached precompiled headers and probe objects:
-/// $TORCH_TIDY_CACHE_DIR, else $XDG_CACHE_HOME/torch-tidy, else
-/// ~/.cache/torch-tidy.
-std::string defaultCacheDir();
 
 class ProgramBuilder {
 public:
@@ -76,6 +71,6 @@ private:
 };
 
 } // namespace verify
-} // namespace torchtidy
+} // namespace torch_tidy
 
 #endif

@@ -10,10 +10,10 @@
 
 #include "test/fuzz/FileFormats.h"
 
-#include "driver/Baseline.h"
-#include "driver/Dependencies.h"
-#include "driver/Findings.h"
-#include "driver/ResultFile.h"
+#include "driver/report/Baseline.h"
+#include "driver/engine/Dependencies.h"
+#include "driver/report/Findings.h"
+#include "base/ResultFile.h"
 #include "runtime_verify/instrument/Growth.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -109,28 +109,28 @@ void parseCacheEntry(llvm::StringRef Bytes) {
     llvm::consumeError(V.takeError());
     return;
   }
-  torchtidy::TUResult R;
+  torch_tidy::TUResult R;
   std::string Error;
-  (void)torchtidy::fromJSON(*V, R, Error);
+  (void)torch_tidy::fromJSON(*V, R, Error);
   const llvm::json::Object *O = V->getAsObject();
   if (!O)
     return;
   std::vector<std::string> Absent;
-  (void)torchtidy::recordedFiles(*O, Absent);
-  (void)torchtidy::dependenciesUnchanged(*O);
+  (void)torch_tidy::recordedFiles(*O, Absent);
+  (void)torch_tidy::dependenciesUnchanged(*O);
   if (const llvm::json::Value *Result = O->get("result")) {
-    torchtidy::TUResult Cached;
-    (void)torchtidy::fromJSON(*Result, Cached, Error);
+    torch_tidy::TUResult Cached;
+    (void)torch_tidy::fromJSON(*Result, Cached, Error);
   }
 }
 
 // --baseline: the accepted findings' fingerprints.
 void parseBaseline(llvm::StringRef Bytes) {
-  torchtidy::Baseline B;
+  torch_tidy::Baseline B;
   std::string Error;
-  if (torchtidy::parseBaseline(Bytes, B, Error)) {
-    std::vector<torchtidy::Finding> None;
-    (void)torchtidy::applyBaseline(None, B);
+  if (torch_tidy::parseBaseline(Bytes, B, Error)) {
+    std::vector<torch_tidy::Finding> None;
+    (void)torch_tidy::applyBaseline(None, B);
   }
 }
 
@@ -144,7 +144,7 @@ void parseExportedFixes(llvm::StringRef Bytes) {
   // As apply-fixes gathers them: every replacement, file by file.
   std::vector<tooling::Replacement> Replacements;
   for (const tooling::Diagnostic &D : Diagnostics.Diagnostics)
-    for (const std::string &File : torchtidy::sortedFixFiles(D.Message.Fix))
+    for (const std::string &File : torch_tidy::sortedFixFiles(D.Message.Fix))
       for (const tooling::Replacement &R : D.Message.Fix.lookup(File))
         Replacements.push_back(R);
 }
@@ -161,16 +161,16 @@ void parseVerifyTrace(llvm::StringRef Bytes) {
     OS << Bytes;
   }
   for (const char *Probe : {"loop", "p", ""}) {
-    auto Samples = torchtidy::verify::readTrace(std::string(Path), Probe);
+    auto Samples = torch_tidy::verify::readTrace(std::string(Path), Probe);
     if (!Samples) {
       llvm::consumeError(Samples.takeError());
       continue;
     }
     std::vector<double> Nodes;
-    for (const torchtidy::verify::ProbeSample &S : *Samples)
+    for (const torch_tidy::verify::ProbeSample &S : *Samples)
       Nodes.push_back(S.Nodes);
-    (void)torchtidy::verify::theilSenSlope(Nodes);
-    (void)torchtidy::verify::median(Nodes);
+    (void)torch_tidy::verify::theilSenSlope(Nodes);
+    (void)torch_tidy::verify::median(Nodes);
   }
   llvm::sys::fs::remove(Path);
 }

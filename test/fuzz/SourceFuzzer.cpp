@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Engine.h"
+#include "driver/engine/Engine.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -85,11 +85,11 @@ static std::vector<ClangTidyError> runChecks(llvm::StringRef Code, Mode M) {
                           std::make_shared<PCHContainerOperations>(), FS);
   Tool.setDiagnosticConsumer(&DiagConsumer);
   // torch-tidy's own action, with or without its speed-ups.
-  torchtidy::DriverOptions Opts;
+  torch_tidy::DriverOptions Opts;
   Opts.SkipSystemBodies = Opts.TraversalScope = M.UserCodeOnly;
-  torchtidy::TUResult Result;
+  torch_tidy::TUResult Result;
   std::unique_ptr<tooling::FrontendActionFactory> Factory =
-      torchtidy::newChecksActionFactory(Context, Opts, Result);
+      torch_tidy::newChecksActionFactory(Context, Opts, Result);
   Tool.run(Factory.get());
   return DiagConsumer.take();
 }

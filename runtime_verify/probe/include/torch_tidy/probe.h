@@ -34,7 +34,7 @@
 #include <utility>
 #include <vector>
 
-namespace torch_tidy_probe {
+namespace torch_tidy::probe {
 
 using TensorList = std::vector<at::Tensor>;
 
@@ -138,9 +138,9 @@ template <class T> std::decay_t<T> watch(const char *Name, T &&Value) {
   return std::forward<T>(Value);
 }
 
-} // namespace torch_tidy_probe
+} // namespace torch_tidy::probe
 
-#define TORCH_TIDY_PROBE(...) ::torch_tidy_probe::sample(__VA_ARGS__)
+#define TORCH_TIDY_PROBE(...) ::torch_tidy::probe::sample(__VA_ARGS__)
 
 #endif // TORCH_TIDY_PROBE_H
 

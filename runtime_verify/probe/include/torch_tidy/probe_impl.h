@@ -37,7 +37,7 @@
 #define TORCH_TIDY_PROBE_HAS_COPY_DATA 0
 #endif
 
-namespace torch_tidy_probe {
+namespace torch_tidy::probe {
 namespace impl {
 
 // Live CPU bytes. The maps are allocated once and never destroyed: tensors
@@ -274,6 +274,6 @@ void record(const char *Name, const TensorList &Tensors) {
 // Installs the counting allocator before main() runs.
 static impl::Installer TorchTidyProbeInstaller;
 
-} // namespace torch_tidy_probe
+} // namespace torch_tidy::probe
 
 #endif // TORCH_TIDY_PROBE_IMPL_H

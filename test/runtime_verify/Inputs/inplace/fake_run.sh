@@ -5,7 +5,7 @@
 # growth, but noisy (nodes 0/1 and bytes 64/4064 alternating).
 # $1: the source file the build command would have compiled.
 src=$1
-grep -q 'torch_tidy_probe::sample("torch-graph-accumulation@10", total)' "$src" || {
+grep -q 'torch_tidy::probe::sample("torch-graph-accumulation@10", total)' "$src" || {
   echo "fake_run: $src is not instrumented" >&2; exit 3; }
 fixed=0
 grep -q 'total += loss.detach();' "$src" && fixed=1

@@ -1,0 +1,36 @@
+//===--- Workers.h - one process per translation unit -----------*- C++ -*-===//
+//
+// Runs translation units in worker processes, N at a time: a crash or an
+// out-of-memory in one is that unit's failure while the others finish.
+// Results come back in the order of the units, whatever -j is.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH_TIDY_DRIVER_RUN_WORKERS_H
+#define TORCH_TIDY_DRIVER_RUN_WORKERS_H
+
+#include "driver/engine/Engine.h"
+
+#include <map>
+
+namespace torch_tidy {
+
+struct WorkerPlan {
+  std::string Executable;
+  /// Arguments for every worker; the unit's file and the result path are
+  /// added per worker.
+  std::vector<std::string> CommonArgs;
+  std::vector<std::string> TrailingArgs; // after the file ("--" and flags)
+  /// Arguments for the worker of one unit only (after the common ones, so
+  /// that they win).
+  std::map<std::string, std::vector<std::string>> UnitArgs;
+  unsigned Jobs = 1;
+  bool ShowProgress = false;
+};
+
+std::vector<TUResult> runWorkers(const WorkerPlan &Plan,
+                                 const std::vector<std::string> &Files);
+
+} // namespace torch_tidy
+
+#endif

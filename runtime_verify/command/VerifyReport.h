@@ -1,0 +1,64 @@
+//===--- VerifyReport.h - what `torch-tidy verify` found, and printing it -===//
+#ifndef TORCH_TIDY_RUNTIME_VERIFY_COMMAND_VERIFYREPORT_H
+#define TORCH_TIDY_RUNTIME_VERIFY_COMMAND_VERIFYREPORT_H
+
+#include "runtime_verify/instrument/Findings.h"
+#include "runtime_verify/instrument/Growth.h"
+#include "runtime_verify/instrument/Instrumenter.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace torch_tidy::verify {
+
+/// One run of one variant (the program as written, or with the fix).
+struct VariantResult {
+  bool Ran = false;
+  std::string Error; ///< why it could not run
+  GrowthFigures Figures;
+  bool Confirmed = false;
+  std::vector<bool> RepeatVerdicts; ///< one per run, when repeated
+  bool stable() const {
+    for (bool V : RepeatVerdicts)
+      if (V != Confirmed)
+        return false;
+    return true;
+  }
+};
+
+struct FindingResult {
+  std::string File; ///< as the user named it
+  unsigned Line = 0;
+  std::string Check;
+  VerifyProbe Probe = VerifyProbe::None; ///< how the check's findings are watched
+  std::string Error; ///< could not run at all
+  std::string Target, Where;
+  VariantResult Original;
+  bool HasFix = false;
+  VariantResult Fixed;
+
+  /// What is known of finding \p F in \p File (as the user named it) before
+  /// it runs; Error is set when its probe \p P could not be placed.
+  static FindingResult of(const std::string &File, const Finding &F, const ProbePlan &P);
+};
+
+/// "confirmed", "not confirmed" or "could not run".
+std::string verdictOf(const FindingResult &R);
+
+void printText(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results);
+void printJson(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results);
+/// printJson when \p Format is "json", else printText.
+void printResults(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results,
+                  llvm::StringRef Format);
+
+/// 0 nothing confirmed, 1 something confirmed, 2 something could not run.
+int exitCodeFor(const std::vector<FindingResult> &Results);
+
+/// Prints "torch-tidy verify: error: <Message>" and returns exit code 2.
+int verifyError(const std::string &Message);
+
+} // namespace torch_tidy::verify
+
+#endif
