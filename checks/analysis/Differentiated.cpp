@@ -111,8 +111,11 @@ public:
         return true;
     // Returned: what the callers do with it.
     if (returnsValue(E, Holders, Body, Sources)) {
+      // Callers outside the unit may do anything with what a function
+      // returns when the unit calls it nowhere; the function asked about
+      // itself is judged by the calls the unit has.
       auto Sites = Callers.of(Function);
-      if (!Sites)
+      if (!Sites || (Sites->empty() && Depth > 0))
         return true;
       for (const CallExpr *Site : *Sites)
         if (ask(Site, Depth + 1))

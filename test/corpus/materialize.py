@@ -108,6 +108,34 @@ def unpack_tar(archive, into, strip=0, subdir=""):
         raise Failure(f"nothing to unpack (strip={strip}, subdir='{subdir}')")
 
 
+def files_from_git(git_dir, commit, into):
+    """Writes every regular file of `commit` whose blob `git_dir` has into
+    `into`; returns the paths whose blobs are missing."""
+    listing = git("--git-dir", str(git_dir), "ls-tree", "-r", "-z", commit)
+    if listing.returncode != 0:
+        raise Failure(f"cannot list {commit} in {git_dir}: "
+                      f"{first_line(listing.stderr.decode(errors='replace'))}")
+    missing = []
+    for record in listing.stdout.split(b"\0"):
+        if not record:
+            continue
+        meta, path = record.split(b"\t", 1)
+        mode, kind, blob = meta.decode().split()
+        name = path.decode(errors="replace")
+        if kind != "blob" or mode == "120000":
+            continue  # submodules, symbolic links
+        content = git("--git-dir", str(git_dir), "cat-file", "blob", blob)
+        if content.returncode != 0:
+            missing.append(name)
+            continue
+        target = into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content.stdout)
+        if mode == "100755":
+            target.chmod(0o755)
+    return missing
+
+
 def from_git(project, url, mirror, tmp):
     commit = project["commit"]
     git_dir = mirror_git_dir(mirror, project["repository"]) if mirror else None
@@ -118,14 +146,20 @@ def from_git(project, url, mirror, tmp):
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             unpack_tar(archive.stdout, tmp)
-        except tarfile.TarError as err:
+            archive.stdout.close()
+            if archive.wait() == 0:
+                return f"from the mirror {git_dir}"
+        except tarfile.TarError:
             archive.kill()
-            raise Failure(f"cannot unpack git archive {commit} of {git_dir}: {err}")
-        archive.stdout.close()
-        if archive.wait() != 0:
-            raise Failure(f"git archive {commit} in {git_dir} failed: "
-                          f"{archive.stderr.read().decode().strip()}")
-        return f"from the mirror {git_dir}"
+            archive.wait()
+        # A mirror may lack the largest blobs (data files, PDFs): take the
+        # files it has, one by one, and say which are missing.
+        for entry in tmp.iterdir():
+            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+        missing = files_from_git(git_dir, commit, tmp)
+        return (f"from the mirror {git_dir}, file by file; {len(missing)} "
+                f"file(s) it lacks were left out: " + ", ".join(missing[:5]) +
+                (" ..." if len(missing) > 5 else ""))
     why = (f"the mirror {git_dir} lacks commit {commit}" if git_dir
            else f"no mirror of {project['repository']} under {mirror}")
     clone = tmp / ".clone"
