@@ -134,6 +134,8 @@ def show(f):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--server", required=True)
+    p.add_argument("--server-arg", action="append", default=[],
+                   help="an argument for the server")
     p.add_argument("--torch-tidy", required=True)
     p.add_argument("--dir", required=True)
     p.add_argument("--flags", required=True)
@@ -150,7 +152,7 @@ def main():
     os.makedirs(args.dir, exist_ok=True)
     counts = collections.Counter()
     differences = files = 0
-    with lsp.Client([args.server, "--log=info"],
+    with lsp.Client([args.server, "--log=info"] + args.server_arg,
                     os.path.join(args.dir, "server.log")) as client:
         client.initialize(args.dir)
         for index, source in enumerate(args.sources):

@@ -7,7 +7,7 @@ asks for the quick fixes of every torch finding and applies them all, sends
 the fixed text as an edit and waits for the diagnostics of that version.
 Prints the findings (1-based LINE:COL ranges), their notes and fixes, the
 findings left after the fix, and the times from opening and from the edit to
-the diagnostics; writes the fixed text to DIR/fixed.cpp. Fails if a finding
+the diagnostics, and how many preambles clangd built; writes the fixed text to DIR/fixed.cpp. Fails if a finding
 has no fix, if the edits overlap, or if the server does not exit cleanly.
 """
 
@@ -24,6 +24,8 @@ import workspace  # noqa: E402
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--server", required=True)
+    p.add_argument("--server-arg", action="append", default=[],
+                   help="an argument for the server")
     p.add_argument("--dir", required=True)
     p.add_argument("--flags", required=True)
     p.add_argument("--database", choices=["flags", "commands"], default="flags")
@@ -40,7 +42,7 @@ def main():
     with open(path) as f:
         text = f.read()
     problems = []
-    with lsp.Client([args.server, "--log=info"],
+    with lsp.Client([args.server, "--log=info"] + args.server_arg,
                     os.path.join(args.dir, "server.log")) as client:
         client.initialize(args.dir)
         opened = time.monotonic()
@@ -86,6 +88,12 @@ def main():
         print("edit to diagnostics: %.2f s" % change_seconds)
         code = client.shutdown()
         print("server exit code: %d" % code)
+    # clangd logs each preamble it builds; the edit must have reused the one
+    # built on opening.
+    with open(os.path.join(args.dir, "server.log"), errors="replace") as f:
+        built = [line for line in f
+                 if "Built preamble" in line and " for file %s " % path in line]
+    print("preambles built: %d" % len(built))
     for problem in problems:
         print("error: " + problem, file=sys.stderr)
     return 1 if problems else 0
