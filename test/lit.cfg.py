@@ -130,6 +130,10 @@ if os.path.basename(config.clang_tidy) == "clang-tidy-asan":
     config.available_features.add("sanitizers")
     config.available_features.discard("package-install")
 
+# clangd reads the user's configuration from $XDG_CONFIG_HOME/clangd: the
+# tests use none.
+config.environment["XDG_CONFIG_HOME"] = os.path.join(
+    config.torch_tidy_build_dir, "test", "xdg-config")
 # Debian's Neovim, a real LSP client for torch-clangd (test/clangd).
 if shutil.which("nvim"):
     config.available_features.add("neovim")

@@ -248,7 +248,7 @@ class Client:
         }) or []
         return [a for a in actions if a.get("kind") == "quickfix"]
 
-    def shutdown(self, timeout=60):
+    def shutdown(self, timeout=300):
         """Shuts the server down as an editor does; returns its exit code."""
         try:
             self.request("shutdown", None, timeout=timeout)
@@ -257,7 +257,7 @@ class Client:
             pass
         return self.wait_exit(timeout)
 
-    def wait_exit(self, timeout=60):
+    def wait_exit(self, timeout=300):
         try:
             return self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
