@@ -50,9 +50,13 @@ static bool hasFlag(llvm::ArrayRef<char *> Args, llvm::StringRef Name) {
   return false;
 }
 
+// Printed before clangd's own version. Editors and IDEs take the clangd
+// version from the first "clangd version N" in this output (VS Code's clangd
+// extension, Qt Creator, lsp-mode), so these lines must not contain that
+// phrase: it stays clangd's.
 static void printTorchVersion(llvm::raw_ostream &OS) {
-  OS << "torch-clangd version " << TORCH_TIDY_VERSION << " (torch-tidy "
-     << TORCH_TIDY_VERSION << ")\n"
+  OS << "torch-clangd: clangd with the torch-* checks of torch-tidy\n"
+     << "  torch-tidy version " << TORCH_TIDY_VERSION << "\n"
      << "  built with LLVM version " << LLVM_VERSION_STRING << "\n"
      << "  clang resource directory " << TORCH_TIDY_RESOURCE_DIR << "\n"
      << "  torch checks:";
