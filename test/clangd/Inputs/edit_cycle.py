@@ -13,6 +13,7 @@ has no fix, if the edits overlap, or if the server does not exit cleanly.
 
 import argparse
 import os
+import shutil
 import sys
 import time
 
@@ -32,13 +33,23 @@ def main():
     p.add_argument("--timeout", type=float, default=600)
     p.add_argument("--allow-unfixed", action="append", default=[],
                    help="a check whose findings may come without a fix")
+    p.add_argument("--config", action="append", default=[],
+                   metavar="NAME=FILE",
+                   help="copy FILE into the project as NAME (e.g. .clang-tidy)")
+    p.add_argument("--no-clangd-config", action="store_true",
+                   help="no .clangd enabling torch-*")
     p.add_argument("source")
     args = p.parse_args()
     args.server = os.path.abspath(args.server)
     args.dir = os.path.abspath(args.dir)
 
-    (path,) = workspace.make(args.dir, [args.source],
-                             workspace.split_flags(args.flags), args.database)
+    (path,) = workspace.make(
+        args.dir, [args.source], workspace.split_flags(args.flags),
+        args.database,
+        None if args.no_clangd_config else workspace.CLANGD_CONFIG)
+    for config in args.config:
+        name, source = config.split("=", 1)
+        shutil.copyfile(source, os.path.join(args.dir, name))
     with open(path) as f:
         text = f.read()
     problems = []

@@ -290,10 +290,15 @@ def start_of(diagnostic):
     return (start["line"], start["character"])
 
 
+SEVERITIES = {1: "error", 2: "warning", 3: "information", 4: "hint"}
+
+
 def describe(diagnostic):
-    """`LINE:COL-LINE:COL check: message` with 1-based lines and columns."""
+    """`LINE:COL-LINE:COL severity check: message` with 1-based lines and
+    columns."""
     r = diagnostic["range"]
-    return "%d:%d-%d:%d %s: %s" % (
+    return "%d:%d-%d:%d %s %s: %s" % (
         r["start"]["line"] + 1, r["start"]["character"] + 1,
         r["end"]["line"] + 1, r["end"]["character"] + 1,
+        SEVERITIES.get(diagnostic.get("severity"), "?"),
         diagnostic.get("code", ""), diagnostic["message"])
