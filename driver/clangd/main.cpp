@@ -2,10 +2,13 @@
 //
 // clangd 19 with the torch-* checks registered next to clangd's own
 // clang-tidy checks. Everything is clangd's: its flags, configuration
-// (.clangd, .clang-tidy), LSP features and logs. torch-clangd adds two things
-// a clangd built outside LLVM's tree needs: the clang resource directory it
-// was built against (so that clang's builtin headers are found wherever the
-// binary lives), and a version line naming torch-tidy.
+// (.clangd, .clang-tidy), LSP features and logs. This file adds what a
+// clangd built outside LLVM's tree needs: the clang resource directory it was
+// built against (so that clang's builtin headers are found wherever the
+// binary lives), and a version line naming torch-tidy. What torch-clangd
+// changes in clangd itself is in FastChecks.cpp (the torch-* checks pass its
+// latency filter) and PreambleBodies.cpp (the bodies of the project's own
+// functions stay in preambles).
 //
 //===----------------------------------------------------------------------===//
 

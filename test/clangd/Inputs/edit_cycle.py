@@ -38,6 +38,9 @@ def main():
                    help="copy FILE into the project as NAME (e.g. .clang-tidy)")
     p.add_argument("--no-clangd-config", action="store_true",
                    help="no .clangd enabling torch-*")
+    p.add_argument("--actions-at", metavar="LINE:COL",
+                   help="also print the titles of the code actions (clangd's "
+                        "own refactorings) offered at this 1-based position")
     p.add_argument("source")
     args = p.parse_args()
     args.server = os.path.abspath(args.server)
@@ -83,6 +86,16 @@ def main():
                 edits.extend(lsp.edits_for(actions[0], lsp.uri_of(path)))
             elif d["code"] not in args.allow_unfixed:
                 problems.append("no quick fix for " + lsp.describe(d))
+
+        if args.actions_at:
+            line, column = (int(n) - 1 for n in args.actions_at.split(":"))
+            where = {"line": line, "character": column}
+            actions = client.request("textDocument/codeAction", {
+                "textDocument": {"uri": lsp.uri_of(path)},
+                "range": {"start": where, "end": where},
+                "context": {"diagnostics": []}}) or []
+            print("actions at %s: %s" % (args.actions_at, ", ".join(
+                sorted(a["title"] for a in actions))))
 
         fixed = lsp.apply_edits(text, edits)
         with open(os.path.join(args.dir, "fixed.cpp"), "w") as f:
