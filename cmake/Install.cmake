@@ -1,10 +1,10 @@
-# `cmake --install`: the binary and its pre-commit entry point, the clang-tidy
-# plugin, the runtime probe (headers and sources, which `torch-tidy verify`
+# `cmake --install`: the binary and its pre-commit entry point, torch-clangd
+# (clangd with the checks, for editors), the clang-tidy plugin, the runtime probe (headers and sources, which `torch-tidy verify`
 # compiles against the user's LibTorch), and the documentation.
 # `cpack -G DEB` packages the same tree for Debian bookworm.
 include(GNUInstallDirs)
 
-install(TARGETS torch-tidy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS torch-tidy torch-clangd RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(PROGRAMS driver/torch-tidy-pre-commit DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS TorchTidyModule LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY runtime_verify/probe/include/torch_tidy
@@ -23,10 +23,11 @@ set(CPACK_PACKAGE_CONTACT "torch-tidy developers <torch-tidy@users.noreply.githu
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# What the binary links (LLVM and clang 19) and the builtin headers of the
-# clang it was built with; verify builds programs with clang++ against
-# LibTorch, and the plugin is loaded by clang-tidy-19.
+# What the binaries link (LLVM and clang 19; torch-clangd also clangd's
+# remote-index libraries: gRPC, protobuf, abseil) and the builtin headers of
+# the clang they were built with; verify builds programs with clang++
+# against LibTorch, and the plugin is loaded by clang-tidy-19.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libclang-cpp19, libllvm19, libclang-common-19-dev, libstdc++6, libc6")
+    "libclang-cpp19, libllvm19, libclang-common-19-dev, libgrpc++1.51, libgrpc29, libprotobuf32, libabsl20220623, libstdc++6, libc6")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-19, clang-tidy-19, libtorch-dev")
 include(CPack)

@@ -43,6 +43,9 @@ config.substitutions.append(("%check_torch_tidy_real",
                              runner + " --torch-include=" + shlex.quote(real_torch)))
 config.substitutions.append(("%check_torch_tidy", runner))
 config.substitutions.append(("%torch_tidy", shlex.quote(torch_tidy)))
+# clangd with the torch-* checks linked in (test/clangd).
+config.substitutions.append(("%torch_clangd", shlex.quote(
+    os.path.join(config.torch_tidy_build_dir, "bin", "torch-clangd"))))
 config.substitutions.append(("%clang_tidy_plugin",
                              shlex.quote(config.clang_tidy) + " -load=" + shlex.quote(plugin)))
 config.substitutions.append(("%analysis_dump", shlex.quote(
@@ -126,3 +129,11 @@ config.substitutions.append(("%clang_tidy", shlex.quote(config.clang_tidy)))
 if os.path.basename(config.clang_tidy) == "clang-tidy-asan":
     config.available_features.add("sanitizers")
     config.available_features.discard("package-install")
+
+# clangd reads the user's configuration from $XDG_CONFIG_HOME/clangd: the
+# tests use none.
+config.environment["XDG_CONFIG_HOME"] = os.path.join(
+    config.torch_tidy_build_dir, "test", "xdg-config")
+# Debian's Neovim, a real LSP client for torch-clangd (test/clangd).
+if shutil.which("nvim"):
+    config.available_features.add("neovim")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """deb_package.py BUILD_DIR WORK_DIR: builds the .deb with cpack, installs it
-with apt-get, runs the installed torch-tidy and plugin, removes it."""
+with apt-get, runs the installed torch-tidy, plugin and torch-clangd (an
+editor session over the mock headers), removes it."""
 import glob
 import os
 import shutil
@@ -34,7 +35,18 @@ try:
     listed = run(["clang-tidy-19", "-load=/usr/lib/TorchTidyModule.so",
                   "-checks=-*,torch-*", "--list-checks"])
     print("plugin:", [l.strip() for l in listed.splitlines() if "accumulation" in l][0])
+    print("installed:", shutil.which("torch-clangd", path="/usr/bin"))
+    print(run(["/usr/bin/torch-clangd", "--version"]).splitlines()[0])
+    tests = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    session = run([sys.executable,
+                   os.path.join(tests, "clangd", "Inputs", "edit_cycle.py"),
+                   "--server", "/usr/bin/torch-clangd",
+                   "--dir", os.path.join(work, "clangd"),
+                   "--flags", "-std=c++17 -isystem " + os.path.join(tests, "Inputs"),
+                   os.path.join(tests, "clangd", "Inputs", "leaky", "train.cpp")])
+    print("torch-clangd diagnostics:", session.splitlines()[0].split(": ", 1)[1])
 finally:
     subprocess.run(["apt-get", "remove", "-y", "-q", "torch-tidy"], env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print("removed" if not os.path.exists("/usr/bin/torch-tidy") else "still installed")
+print("removed" if not os.path.exists("/usr/bin/torch-tidy")
+      and not os.path.exists("/usr/bin/torch-clangd") else "still installed")
