@@ -13,11 +13,14 @@
 #include "driver/Options.h"
 #include "driver/commands/ApplyCommand.h"
 #include "driver/commands/Merge.h"
+#include "driver/run/DefaultChecks.h"
 #include "driver/run/Run.h"
+#include "driver/run/Setup.h"
 #include "runtime_verify/command/Verify.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -66,7 +69,8 @@ void printVersion(llvm::raw_ostream &OS) {
 }
 
 /// clang-tidy's own main, for the flags torch-tidy leaves to it.
-int handOver(int argc, const char **argv) {
+int handOver(int argc, const char **argv,
+             const torch_tidy::DriverOptions &Opts) {
   static const std::string Help = projectHelpText();
   static llvm::cl::extrahelp ProjectHelp(Help.c_str());
   std::vector<const char *> Args(argv, argv + argc);
@@ -78,6 +82,21 @@ int handOver(int argc, const char **argv) {
       TORCH_TIDY_RESOURCE_DIR;
   if (llvm::sys::fs::is_directory(TORCH_TIDY_RESOURCE_DIR))
     Args.insert(Args.begin() + 1, ResourceDirArg.c_str());
+  // --list-checks, --dump-config, ...: the set a run would use, the torch
+  // checks where nothing names checks.
+  static const std::string DefaultChecksArg =
+      std::string("--checks=") + torch_tidy::TorchDefaultChecks;
+  if (!Opts.Checks) {
+    std::string Error;
+    auto Provider = torch_tidy::makeOptionsProvider(Opts, Error);
+    llvm::SmallString<256> Probe;
+    if (!Opts.Files.empty())
+      Probe = Opts.Files.front();
+    else if (!llvm::sys::fs::current_path(Probe))
+      llvm::sys::path::append(Probe, "dummy");
+    if (Provider && !torch_tidy::userNamesChecks(*Provider, Probe))
+      Args.insert(Args.begin() + 1, DefaultChecksArg.c_str());
+  }
   return clang::tidy::clangTidyMain(static_cast<int>(Args.size()), Args.data());
 }
 
@@ -106,5 +125,5 @@ int main(int argc, const char **argv) {
                  << " cannot be combined with " << Opts.ProjectFlag << "\n";
     return torch_tidy::ExitToolFailure;
   }
-  return handOver(argc, argv);
+  return handOver(argc, argv, Opts);
 }

@@ -3,6 +3,7 @@
 #include "driver/run/Setup.h"
 
 #include "driver/ExitCodes.h"
+#include "driver/run/DefaultChecks.h"
 #include "driver/report/SourceFiles.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -27,9 +28,24 @@ int fail(const std::string &Message) {
 }
 
 namespace {
+/// clang-tidy's options as clang-tidy would make them from this command
+/// line: its defaults, .clang-tidy files or --config/--config-file, the
+/// flags.
+std::unique_ptr<ClangTidyOptionsProvider>
+makeUserOptionsProvider(const DriverOptions &O, std::string &Error);
+} // namespace
 
 std::unique_ptr<ClangTidyOptionsProvider>
 makeOptionsProvider(const DriverOptions &O, std::string &Error) {
+  std::unique_ptr<ClangTidyOptionsProvider> Provider =
+      makeUserOptionsProvider(O, Error);
+  return Provider ? withTorchChecksByDefault(std::move(Provider)) : nullptr;
+}
+
+namespace {
+
+std::unique_ptr<ClangTidyOptionsProvider>
+makeUserOptionsProvider(const DriverOptions &O, std::string &Error) {
   ClangTidyGlobalOptions Global;
   if (O.LineFilter) {
     if (std::error_code EC = parseLineFilter(*O.LineFilter, Global)) {

@@ -38,6 +38,13 @@ private:
   std::set<std::string> CheckedConfigs;
 };
 
+/// clang-tidy's options for this command line (defaults, .clang-tidy files
+/// or --config/--config-file, the flags), with the torch checks as the
+/// default check set where nothing names checks. Null and \p Error set on an
+/// invalid configuration.
+std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>
+makeOptionsProvider(const DriverOptions &Opts, std::string &Error);
+
 /// Stage 1. False when the run ends here: \p Exit is its exit code, and any
 /// error has been printed.
 bool setUpRun(const DriverOptions &Opts, RunSetup &Setup, int &Exit);
