@@ -2,6 +2,7 @@
 
 #include "checks/RetainGraphInLoopCheck.h"
 
+#include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
@@ -87,7 +88,8 @@ void RetainGraphInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ASTContext &Ctx = *Result.Context;
   const Stmt *Loop = analysis::innermostLoop(Call, Ctx);
-  if (!Loop || laterBackwardNeedsGraph(Call, Loop, Ctx))
+  if (!Loop || laterBackwardNeedsGraph(Call, Loop, Ctx) ||
+      analysis::walksGraphBuiltBefore(Call, Loop, Ctx))
     return;
 
   const FunctionDecl *Callee = Call->getDirectCallee();

@@ -3,10 +3,13 @@
 #include "checks/analysis/BackwardPasses.h"
 
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/History.h"
+#include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -79,6 +82,48 @@ bool walksGraphOfValue(const CallExpr *Backward, const Expr *Value,
     if (FromRoots.contains(D))
       return true;
   return false;
+}
+
+namespace {
+class ForwardFinder : public RecursiveASTVisitor<ForwardFinder> {
+public:
+  bool Found = false;
+  bool VisitCallExpr(CallExpr *Call) {
+    Found |= isForwardCall(Call);
+    return !Found;
+  }
+};
+
+bool runsForward(const Expr *E) {
+  ForwardFinder Finder;
+  Finder.TraverseStmt(const_cast<Expr *>(E));
+  return Finder.Found;
+}
+
+/// Whether \p D, a variable, is declared inside \p S.
+bool declaredIn(const ValueDecl *D, const Stmt *S, const SourceManager &SM) {
+  SourceLocation Loc = D->getLocation();
+  return SM.isBeforeInTranslationUnit(S->getBeginLoc(), Loc) &&
+         SM.isBeforeInTranslationUnit(Loc, S->getEndLoc());
+}
+} // namespace
+
+bool walksGraphBuiltBefore(const CallExpr *Backward, const Stmt *Loop,
+                           ASTContext &Ctx) {
+  const Expr *Roots = backwardRoots(Backward);
+  const Stmt *Body = enclosingFunctionBody(Backward, Ctx);
+  if (!Roots || !Body || runsForward(Roots))
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  TensorSources Sources(Body);
+  bool FromOutside = false;
+  for (const ValueDecl *D : Sources.sourcesOf(Roots)) {
+    FromOutside |= !isa<VarDecl, BindingDecl>(D) || !declaredIn(D, Loop, SM);
+    for (const Expr *Value : Sources.storedValues(D))
+      if (contains(Loop, Value) && runsForward(Value))
+        return false; // a new graph every iteration
+  }
+  return FromOutside;
 }
 
 bool retainsGraph(const CallExpr *Backward, const ASTContext &Ctx) {

@@ -42,6 +42,15 @@ bool walksGraphOf(const clang::CallExpr *Backward,
 bool walksGraphOfValue(const clang::CallExpr *Backward,
                        const clang::Expr *Value, const TensorSources &Sources);
 
+/// Whether the graph that \p Backward walks was built before \p Loop: its
+/// roots are computed from values with history defined outside the loop,
+/// and no forward pass in the loop feeds them (a Jacobian or Hessian taken
+/// row by row, one loss per task over a shared forward). Each iteration's
+/// backward pass then walks the same graph, which must be retained for the
+/// next one.
+bool walksGraphBuiltBefore(const clang::CallExpr *Backward,
+                           const clang::Stmt *Loop, clang::ASTContext &Ctx);
+
 /// Whether \p Backward passes retain_graph=true (or create_graph=true).
 bool retainsGraph(const clang::CallExpr *Backward, const clang::ASTContext &Ctx);
 

@@ -66,8 +66,11 @@ DeclSet storedInto(const Expr *E, ASTContext &Ctx) {
 /// Whether a return statement of \p Body returns \p E or what a holder of
 /// it computes.
 bool returnsValue(const Expr *E, const DeclSet &Holders, const Stmt *Body,
-                  const TensorSources &Sources) {
+                  const TensorSources &Sources, const ASTContext &Ctx) {
   for (const Expr *Value : returnedValues(Body)) {
+    // A number, or a value cut from the graph, takes no history out.
+    if (!holdsTensorsOrFields(Value->getType()) || cutsHistory(Value, Ctx))
+      continue;
     if (contains(Value, E))
       return true;
     for (const ValueDecl *D : Sources.sourcesOf(Value))
@@ -85,7 +88,7 @@ public:
   bool ask(const Expr *E, unsigned Depth) {
     const FunctionDecl *Function = enclosingFunction(E, Ctx);
     const Stmt *Body = Function ? Function->getBody() : nullptr;
-    if (!Body || Depth > 3)
+    if (!Body || Depth > 4)
       return true; // cannot follow it further: assume it is
     TensorSources Sources(Body);
     DeclSet Stored = storedInto(E, Ctx);
@@ -110,7 +113,7 @@ public:
           walkedAnywhere(D))
         return true;
     // Returned: what the callers do with it.
-    if (returnsValue(E, Holders, Body, Sources)) {
+    if (returnsValue(E, Holders, Body, Sources, Ctx)) {
       // Callers outside the unit may do anything with what a function
       // returns when the unit calls it nowhere; the function asked about
       // itself is judged by the calls the unit has.
@@ -219,13 +222,18 @@ bool mayBeDifferentiated(const Expr *E, ASTContext &Ctx,
   return Question(Ctx, Callers, OpaqueCallsMay).ask(E, 0);
 }
 
+bool callerMayDifferentiate(const CallExpr *Site, ASTContext &Ctx,
+                            const CallSites &Callers, bool OpaqueCallsMay) {
+  return Question(Ctx, Callers, OpaqueCallsMay).ask(Site, 1);
+}
+
 bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body)
     return false;
   TensorSources Sources(Body);
   return returnsValue(E, Sources.computedFrom(storedInto(E, Ctx)), Body,
-                      Sources);
+                      Sources, Ctx);
 }
 
 } // namespace torch_tidy::analysis

@@ -24,6 +24,12 @@ namespace torch_tidy::analysis {
 bool mayBeDifferentiated(const clang::Expr *E, clang::ASTContext &Ctx,
                          const CallSites &Callers, bool OpaqueCallsMay);
 
+/// Whether a backward pass may walk what the call \p Site returns: its
+/// caller, and their callers, are asked as above; a caller that the unit
+/// never calls may have callers elsewhere that do.
+bool callerMayDifferentiate(const clang::CallExpr *Site, clang::ASTContext &Ctx,
+                            const CallSites &Callers, bool OpaqueCallsMay);
+
 /// Whether \p E's value (an expression of function \p Function) leaves the
 /// function through a return statement.
 bool isReturned(const clang::Expr *E, const clang::FunctionDecl *Function,

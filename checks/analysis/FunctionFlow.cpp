@@ -28,6 +28,26 @@ static bool names(const Expr *E, const ValueDecl *Var) {
   return referencedDecl(E) == Var;
 }
 
+/// A Replace of \p Var that \p Method's body makes unconditionally, among
+/// its top-level statements.
+static std::optional<Definition> unconditionalReplaceIn(const CXXMethodDecl *Method,
+                                                        const ValueDecl *Var) {
+  const FunctionDecl *Def = Method->getDefinition();
+  const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+  if (!Body)
+    return std::nullopt;
+  for (const Stmt *Child : Body->body()) {
+    if (const auto *E = dyn_cast<Expr>(Child))
+      Child = stripWrappers(E);
+    if (isa<CXXMemberCallExpr>(Child))
+      continue; // one level: no method that calls another
+    if (auto Found = definitionAt(Child, Var);
+        Found && Found->Kind == Definition::Replace)
+      return Found;
+  }
+  return std::nullopt;
+}
+
 std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
@@ -71,6 +91,13 @@ std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
     const Expr *Object = Call->getImplicitObjectArgument();
     if (!MD || !MD->getIdentifier() || !Object)
       return std::nullopt;
+    // resetState() on this object: a method that sets the member before
+    // anything else can happen to it replaces it here.
+    if (isa<FieldDecl>(Var) && isa<CXXThisExpr>(stripWrappers(Object)))
+      if (auto Def = unconditionalReplaceIn(MD, Var)) {
+        Def->At = S;
+        return Def;
+      }
     llvm::StringRef Name = MD->getName();
     // ema.mul_(0.9).add_(x) updates ema as well.
     bool OnVar = names(Object, Var) ||

@@ -223,7 +223,7 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
   if (!Sites || Sites->empty())
     return true;
   return llvm::any_of(*Sites, [&](const CallExpr *Site) {
-    return mayBeDifferentiated(Site, Ctx, *Callers, /*OpaqueCallsMay=*/true);
+    return callerMayDifferentiate(Site, Ctx, *Callers, /*OpaqueCallsMay=*/true);
   });
 }
 } // namespace
@@ -238,11 +238,13 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
     }
     return nullptr;
   }
+  // Setting the first value in a constructor is no reset.
   for (Decl *D : userDecls(Ctx)) {
     ResetFinder Resets(L.Target);
     Resets.TraverseDecl(D);
-    if (!Resets.Resets.empty())
-      return Resets.Resets.front();
+    for (const Stmt *Reset : Resets.Resets)
+      if (!isa_and_nonnull<CXXConstructorDecl>(enclosingFunction(Reset, Ctx)))
+        return Reset;
   }
   return nullptr;
 }
@@ -252,6 +254,16 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
   if (L.Kind == Lifetime::Loop)
     return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
            buildsFunctionResult(L, Ctx, Callers);
+  // A module's state carried from one forward to the next (a recurrent
+  // state stepped through a sequence), which the module can reset: the
+  // caller runs the sequences and backpropagates them.
+  if (const auto *Field = dyn_cast<FieldDecl>(L.Target)) {
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(enclosingFunction(At, Ctx));
+    if (Method && Method->getIdentifier() && Method->getName() == "forward" &&
+        Method->getParent() == Field->getParent() &&
+        isModuleClass(Method->getParent()) && resetOf(L, At, Ctx))
+      return true;
+  }
   // A member or global: somewhere in this file a backward pass walks it and
   // something clears or replaces it.
   bool Consumed = false, Reset = false;

@@ -129,6 +129,13 @@ DeclSet TensorSources::computedFrom(const DeclSet &From) const {
   return Result;
 }
 
+llvm::ArrayRef<const Expr *> TensorSources::storedValues(const ValueDecl *D) const {
+  auto It = StoredInto.find(D);
+  if (It == StoredInto.end())
+    return {};
+  return It->second;
+}
+
 DeclSet TensorSources::sourcesOfDecl(const ValueDecl *D) const {
   DeclSet Result;
   auto It = StoredInto.find(D);

@@ -33,6 +33,9 @@ public:
   /// binding along with it).
   DeclSet computedFrom(const DeclSet &From) const;
 
+  /// The values stored into \p D in the function.
+  llvm::ArrayRef<const clang::Expr *> storedValues(const clang::ValueDecl *D) const;
+
   /// The sources of every value stored into \p D in the function.
   DeclSet sourcesOfDecl(const clang::ValueDecl *D) const;
 

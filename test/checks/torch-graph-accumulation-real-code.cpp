@@ -305,3 +305,44 @@ double parameter_norm(torch::nn::Linear &model) {
     norm += p.pow(2).sum();
   return norm.item<double>();
 }
+
+// A module stepped through a sequence one input at a time keeps its state
+// between forwards and offers a reset: the caller runs each sequence from a
+// reset and backpropagates it.
+struct StepLSTMImpl : torch::nn::Module {
+  torch::nn::LSTM lstm{torch::nn::LSTMOptions(4, 8)};
+  torch::Tensor h_, c_;
+  StepLSTMImpl() { reset_state(); }
+  void reset_state() {
+    h_ = torch::zeros({1, 1, 8});
+    c_ = torch::zeros({1, 1, 8});
+  }
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto [output, state] = lstm->forward(x.view({1, 1, 4}), std::make_tuple(h_, c_));
+    std::tie(h_, c_) = state;
+    return output;
+  }
+  torch::Tensor forward_sequence(const torch::Tensor &inputs) {
+    reset_state();
+    std::vector<torch::Tensor> outputs;
+    for (int64_t t = 0; t < inputs.size(0); ++t) {
+      auto [output, state] = lstm->forward(inputs[t].view({1, 1, 4}), std::make_tuple(h_, c_));
+      std::tie(h_, c_) = state;
+      outputs.push_back(output);
+    }
+    return torch::cat(outputs);
+  }
+};
+
+// Without a reset, a module's state grows with every forward.
+struct StreamImpl : torch::nn::Module {
+  torch::nn::GRUCell cell{4, 8};
+  torch::Tensor state_;
+  StreamImpl() { state_ = torch::zeros({1, 8}); }
+  torch::Tensor forward(const torch::Tensor &x) {
+    state_ = cell(x, state_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'state_' is fed back into the model every iteration
+    // CHECK-FIXES: state_ = cell(x, state_.detach());
+    return state_;
+  }
+};

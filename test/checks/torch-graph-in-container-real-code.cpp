@@ -213,3 +213,26 @@ struct ClustersImpl : torch::nn::Module {
     return LogProbOutput(output, 0.0);
   }
 };
+
+// Branch outputs gathered by a module's forward and concatenated into what it
+// returns; the module that calls it returns its own result in turn.
+struct PyramidImpl : torch::nn::Module {
+  torch::nn::Linear branch{4, 4}, project{4, 4};
+  torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> outputs;
+    for (int i = 0; i < 4; i++)
+      outputs.push_back(branch->forward(x));
+    x = torch::cat(outputs, 1);
+    x = project->forward(x);
+    return x;
+  }
+};
+TORCH_MODULE(Pyramid);
+struct DecoderHeadImpl : torch::nn::Module {
+  Pyramid pyramid;
+  torch::Tensor forward(const std::vector<torch::Tensor> &features) {
+    auto fused = pyramid->forward(features.back());
+    fused = fused * 2;
+    return fused;
+  }
+};
