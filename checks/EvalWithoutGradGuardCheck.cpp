@@ -27,7 +27,8 @@ namespace torch_tidy {
 
 static constexpr llvm::StringLiteral DefaultEvalFunctions =
     "^([Ee]val(uate)?|[Vv]alid(ate|ation)?|[Tt]est|[Pp]redict|[Ii]nfer(ence)?|"
-    "[Aa]ct|[Gg]enerate|[Tt]ranslate|[Ff]orecast)([_A-Z0-9].*)?$";
+    "[Aa]ct|[Gg]enerate|[Tt]ranslate|[Ff]orecast|"
+    "([Cc]hoose|[Ss]elect|[Gg]et|[Pp]ick|[Tt]ake)_?[Aa]ctions?)([_A-Z0-9].*)?$";
 
 namespace {
 AST_MATCHER(Expr, isForward) { return analysis::isForwardCall(&Node); }

@@ -245,6 +245,21 @@ static std::optional<unsigned> getIndex(const FunctionDecl *FD) {
   return static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue());
 }
 
+/// LibTorch's operations that return (values, indices): max, min, sort,
+/// topk, ... along a dimension.
+static bool isIndicesPair(const FunctionDecl *FD) {
+  if (!FD->getIdentifier() ||
+      !llvm::is_contained({"max", "min", "sort", "topk", "kthvalue", "median",
+                           "nanmedian", "mode", "cummax", "cummin",
+                           "max_pool1d_with_indices", "max_pool2d_with_indices",
+                           "max_pool3d_with_indices"},
+                          FD->getName()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0));
+  return inTorchNamespace(FD);
+}
+
 static bool isTupleMaker(const FunctionDecl *FD) {
   return FD->isInStdNamespace() && FD->getIdentifier() &&
          llvm::is_contained({"make_tuple", "make_pair", "forward_as_tuple", "tie"},
@@ -406,6 +421,9 @@ Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
     return of(Call->getArg(0), Element == WholeValue
                                    ? static_cast<int>(*Index)
                                    : WholeValue);
+  // The indices of a (values, indices) result carry no history.
+  if (Element == 1 && isIndicesPair(FD))
+    return Carries::none();
   if (isTupleMaker(FD)) {
     if (Element >= 0 && static_cast<unsigned>(Element) < Call->getNumArgs())
       return of(Call->getArg(Element), WholeValue);

@@ -238,3 +238,19 @@ void feed(torch::nn::Linear &model, const torch::Tensor &x) {
   for (int i = 0; i < 3; ++i)
     sink(model(x));
 }
+
+// The indices of max, sort, topk carry no history; the values do.
+void indices(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto out = model(x);
+  torch::Tensor values, index;
+  std::tie(values, index) = torch::max(out, 1);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(index);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(values);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(std::get<1>(out.topk(2)));
+  auto [sorted, order] = out.sort();
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(order);
+}

@@ -256,3 +256,41 @@ struct ClassifierImpl : torch::nn::Module {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
   }
 };
+
+// Choosing an action with a Q-network only to take its argmax.
+struct DQN {
+  torch::nn::Linear eval_net{4, 2};
+  torch::Tensor choose_action(torch::Tensor x) {
+    torch::Tensor action, value;
+    if (torch::rand({1}).item<float>() < 0.9) {
+      auto actions_value = eval_net->forward(x);
+      // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: the model runs forward in evaluation code
+      // CHECK-FIXES: torch::Tensor choose_action(torch::Tensor x) {
+      // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+      std::tie(value, action) = torch::max(actions_value, 1);
+    } else {
+      action = torch::randint(0, 2, {1});
+    }
+    return action;
+  }
+};
+
+// REINFORCE's select_action keeps the log-probability for the update: its
+// forward is training code.
+struct Reinforce {
+  torch::nn::Linear policy{4, 2};
+  std::vector<torch::Tensor> saved_log_probs;
+  int64_t select_action(const torch::Tensor &state) {
+    auto probs = policy(state).softmax(-1);
+    auto action = probs.multinomial(1);
+    saved_log_probs.push_back(probs.log().gather(-1, action));
+    return action.item<int64_t>();
+  }
+  void finish_episode(torch::optim::Adam &optimizer) {
+    auto loss = -torch::cat(saved_log_probs).sum();
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+    saved_log_probs.clear();
+  }
+};

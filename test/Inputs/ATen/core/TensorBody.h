@@ -222,6 +222,8 @@ class TORCH_API Tensor : public TensorBase {
   at::Tensor matmul(const at::Tensor & other) const;
   at::Tensor mm(const at::Tensor & mat2) const;
   ::std::tuple<at::Tensor,at::Tensor> max(int64_t dim, bool keepdim=false) const;
+  ::std::tuple<at::Tensor,at::Tensor> topk(int64_t k, int64_t dim=-1, bool largest=true, bool sorted=true) const;
+  ::std::tuple<at::Tensor,at::Tensor> sort(int64_t dim=-1, bool descending=false) const;
   ::std::tuple<at::Tensor,at::Tensor> min(int64_t dim, bool keepdim=false) const;
   at::Tensor mean(c10::optional<at::ScalarType> dtype=c10::nullopt) const;
   at::Tensor mean(at::OptionalIntArrayRef dim, bool keepdim=false, c10::optional<at::ScalarType> dtype=c10::nullopt) const;
