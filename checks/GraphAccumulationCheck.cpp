@@ -126,7 +126,7 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
         analysis::outlivesIteration(TargetExpr, W.At, Ctx);
     if (!Life)
       continue;
-    analysis::CarriedState Carried(History, *Life);
+    analysis::CarriedState Carried(History, *Life, Target);
     // The write keeps what the target held before this iteration (or
     // call), and that may carry history: an update reads it itself, an
     // assignment through the value it computes.

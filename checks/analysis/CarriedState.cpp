@@ -13,8 +13,9 @@ namespace torch_tidy::analysis {
 /// Locals followed from one value, at most.
 static constexpr unsigned MaxDepth = 6;
 
-CarriedState::CarriedState(HistoryAnalysis &History, const Lifetime &Life)
-    : History(History), Life(Life) {}
+CarriedState::CarriedState(HistoryAnalysis &History, const Lifetime &Life,
+                           const ValueDecl *Target)
+    : History(History), Life(Life), Target(Target) {}
 
 bool CarriedState::readsCarriedHistory(const Expr *Read) {
   auto Known = CarriedReads.find(Read);
@@ -25,7 +26,7 @@ bool CarriedState::readsCarriedHistory(const Expr *Read) {
   if (Flow && Flow->valid()) {
     const Stmt *Boundary = Life.Kind == Lifetime::Loop ? Life.LoopStmt : nullptr;
     FunctionFlow::Carried Carried =
-        Flow->carriedDefinitions(Life.Target, Read, Boundary);
+        Flow->carriedDefinitions(Target, Read, Boundary);
     if (Carried.Crosses && Life.Kind == Lifetime::Call) {
       // Left by the previous call: it holds history when this write gives
       // it some, which the caller decides from the written value.
@@ -64,7 +65,7 @@ const VarDecl *CarriedState::followedLocal(const Expr *E) {
   if (const auto *Binding = dyn_cast_or_null<BindingDecl>(D))
     D = Binding->getDecomposedDecl();
   const auto *Var = dyn_cast_or_null<VarDecl>(D);
-  if (!Var || Var == Life.Target || !Var->hasLocalStorage() ||
+  if (!Var || Var == Target || !Var->hasLocalStorage() ||
       Var->getType()->isScalarType())
     return nullptr;
   return Var;
@@ -85,7 +86,7 @@ bool CarriedState::dependsOnCarried(const Expr *Value, unsigned Depth) {
   bool Result = false;
   if (cutsHistory(E, History.context())) {
     Result = false;
-  } else if (referencedDecl(E) == Life.Target) {
+  } else if (referencedDecl(E) == Target) {
     Result = readsCarriedHistory(E);
   } else if (const VarDecl *Local = followedLocal(E)) {
     for (const Expr *Assigned : valuesReaching(Local, E))
@@ -124,7 +125,7 @@ void CarriedState::split(const Expr *E, bool InForward, unsigned Depth,
       Out.Carrying.push_back(E);
     return;
   }
-  if (referencedDecl(E) == Life.Target) {
+  if (referencedDecl(E) == Target) {
     Out.CarriedReads.push_back(E);
     if (InForward)
       Out.FedBack.push_back(E);

@@ -40,7 +40,10 @@ struct WriteParts {
 
 class CarriedState {
 public:
-  CarriedState(HistoryAnalysis &History, const Lifetime &Life);
+  /// For writes into \p Target (a variable, or the member written in
+  /// `obj.member = ...`) whose lifetime is \p Life.
+  CarriedState(HistoryAnalysis &History, const Lifetime &Life,
+               const clang::ValueDecl *Target);
 
   /// Whether \p Read, an expression naming the target, sees the value the
   /// target held before this iteration (or call) and that value may carry
@@ -67,6 +70,7 @@ private:
 
   HistoryAnalysis &History;
   Lifetime Life;
+  const clang::ValueDecl *Target;
   llvm::DenseMap<const clang::Expr *, bool> CarriedReads;
   llvm::DenseMap<const clang::Expr *, bool> Depends;
   llvm::SmallPtrSet<const clang::Expr *, 16> Split;

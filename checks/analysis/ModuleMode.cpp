@@ -2,7 +2,9 @@
 
 #include "checks/analysis/ModuleMode.h"
 
+#include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/LoopScope.h"
 #include "checks/analysis/History.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
@@ -100,20 +102,40 @@ private:
 };
 } // namespace
 
+/// Whether \p Method makes its object ready for use: a constructor, or a
+/// method named load, setup, init, initialize, restore, prepare, ...
+static bool makesReady(const CXXMethodDecl *Method) {
+  if (isa<CXXConstructorDecl>(Method))
+    return true;
+  if (!Method->getIdentifier())
+    return false;
+  std::string Name = Method->getName().lower();
+  return llvm::any_of(
+      llvm::ArrayRef<llvm::StringRef>{"load", "setup", "set_up", "init",
+                                      "restore", "prepare", "open", "build"},
+      [&](llvm::StringRef Word) { return llvm::StringRef(Name).starts_with(Word); });
+}
+
 /// A member module that its class sets to evaluation mode and never back.
 static const Stmt *evalByClass(const FieldDecl *Member, ASTContext &Ctx) {
   const auto *Class = dyn_cast<CXXRecordDecl>(Member->getParent());
   if (!Class || !Class->hasDefinition())
     return nullptr;
+  // Set once where the object is made ready: a constructor, load(),
+  // setup(), init(). An eval() elsewhere (before a test pass) says nothing
+  // of the other methods.
   MemberModes Modes(Member, Ctx);
+  const Stmt *ReadyEval = nullptr;
   for (const CXXMethodDecl *Method : Class->methods()) {
     const FunctionDecl *Def = Method->getDefinition();
-    if (Def && Def->hasBody())
-      Modes.TraverseStmt(Def->getBody());
+    if (!Def || !Def->hasBody())
+      continue;
+    const Stmt *Before = Modes.FirstEval;
+    Modes.TraverseStmt(Def->getBody());
+    if (!ReadyEval && Modes.FirstEval != Before && makesReady(Method))
+      ReadyEval = Modes.FirstEval;
   }
-  // Constructors are methods too, but out-of-line definitions of any of
-  // them are found through getDefinition() above.
-  return Modes.Trains ? nullptr : Modes.FirstEval;
+  return Modes.Trains ? nullptr : ReadyEval;
 }
 
 const Stmt *evalModeAt(const Expr *Forward, const Stmt *At,
@@ -132,6 +154,11 @@ const Stmt *evalModeAt(const Expr *Forward, const Stmt *At,
       if (!Nearest.Found.empty())
         return nullptr;
     }
+    // A method that trains (a backward pass, an optimizer step) is no
+    // evaluation code, whatever mode it finds the module in.
+    const Stmt *Body = enclosingFunctionBody(At, Ctx);
+    if (Body && trainsIn(Body))
+      return nullptr;
     return evalByClass(Member, Ctx);
   }
   return nullptr;

@@ -294,3 +294,20 @@ struct Reinforce {
     saved_log_probs.clear();
   }
 };
+
+// eval() in a method that tests the agent says nothing of the method that
+// trains it.
+struct Agent2C {
+  torch::nn::Linear actor{4, 2};
+  void demo(const torch::Tensor &obs) {
+    torch::NoGradGuard no_grad;
+    actor->eval();
+    (void)actor(obs);
+  }
+  void train(const torch::Tensor &obs, torch::optim::Adam &optimizer) {
+    auto loss = actor(obs).sum();
+    loss.backward();
+    optimizer.step();
+  }
+  torch::Tensor features(const torch::Tensor &obs) { return actor(obs); }
+};

@@ -346,3 +346,12 @@ struct StreamImpl : torch::nn::Module {
     return state_;
   }
 };
+
+// One member of an object overwritten from another member of it: no carry.
+struct Batch {
+  torch::Tensor states, value_predictions;
+};
+void predict_values(torch::nn::Linear &critic, std::vector<Batch> &batches) {
+  for (auto &batch : batches)
+    batch.value_predictions = critic(batch.states).squeeze();
+}

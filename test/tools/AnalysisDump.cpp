@@ -92,7 +92,7 @@ public:
         auto Life = outlivesIteration(Arg, Call, Ctx);
         llvm::outs() << "carried="
                      << (!Life ? "not-outliving"
-                               : CarriedState(*History, *Life)
+                               : CarriedState(*History, *Life, referencedDecl(Arg))
                                          .readsCarriedHistory(
                                              stripWrappers(Arg))
                                      ? "yes"
