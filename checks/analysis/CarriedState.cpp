@@ -5,6 +5,8 @@
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -141,6 +143,61 @@ void CarriedState::split(const Expr *E, bool InForward, unsigned Depth,
   for (const Stmt *Child : E->children())
     if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
       split(ChildExpr, Forward, Depth, Out);
+}
+
+namespace {
+class LoopVaryingForward : public RecursiveASTVisitor<LoopVaryingForward> {
+public:
+  LoopVaryingForward(const Stmt *Loop, const SourceManager &SM)
+      : Loop(Loop), SM(SM) {}
+  bool Found = false;
+  bool VisitCallExpr(CallExpr *Call) {
+    if (!isForwardCall(Call))
+      return true;
+    if (const Expr *Object = forwardObjectOf(Call))
+      Found |= namesLoopVariable(Object);
+    return !Found;
+  }
+
+private:
+  static const Expr *forwardObjectOf(const CallExpr *Call) {
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+      return Op->getArg(0);
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+      return Member->getImplicitObjectArgument();
+    return nullptr;
+  }
+  /// Whether \p E names a variable declared in the loop (its counter, its
+  /// range variable, a local of its body).
+  bool namesLoopVariable(const Expr *E) {
+    class Names : public RecursiveASTVisitor<Names> {
+    public:
+      llvm::SmallVector<const VarDecl *, 4> Vars;
+      bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+          Vars.push_back(Var);
+        return true;
+      }
+    } Found;
+    Found.TraverseStmt(const_cast<Expr *>(E));
+    return llvm::any_of(Found.Vars, [&](const VarDecl *Var) {
+      SourceLocation Loc = Var->getLocation();
+      return SM.isBeforeInTranslationUnit(Loop->getBeginLoc(), Loc) &&
+             SM.isBeforeInTranslationUnit(Loc, Loop->getEndLoc());
+    });
+  }
+  const Stmt *Loop;
+  const SourceManager &SM;
+};
+} // namespace
+
+bool CarriedState::stepsThroughLayers(const Expr *Value) {
+  if (!Life.LoopStmt || !Value)
+    return false;
+  LoopVaryingForward Finder(Life.LoopStmt,
+                            History.context().getSourceManager());
+  Finder.TraverseStmt(const_cast<Expr *>(Value));
+  return Finder.Found;
 }
 
 } // namespace torch_tidy::analysis

@@ -57,6 +57,12 @@ public:
   /// What \p Value, written into the target, is made of.
   WriteParts split(const clang::Expr *Value);
 
+  /// Whether \p Value runs a different module in each iteration of the loop
+  /// (`x = layers[l]->forward(x)`, `for (auto &block : blocks) x =
+  /// block(x);`): a stack of layers, whose graph is bounded by its depth,
+  /// not a state carried through time.
+  bool stepsThroughLayers(const clang::Expr *Value);
+
 private:
   bool dependsOnCarried(const clang::Expr *Value, unsigned Depth);
   void split(const clang::Expr *E, bool InForward, unsigned Depth,

@@ -355,3 +355,13 @@ void predict_values(torch::nn::Linear &critic, std::vector<Batch> &batches) {
   for (auto &batch : batches)
     batch.value_predictions = critic(batch.states).squeeze();
 }
+
+// A stack of layers run in a loop: a different module each iteration, a graph
+// bounded by the depth.
+double through_layers(std::vector<torch::nn::Linear> &layers, torch::Tensor x) {
+  for (size_t l = 0; l < layers.size(); ++l)
+    x = layers[l]->forward(x);
+  for (auto &layer : layers)
+    x = torch::relu(layer(x)) + x;
+  return x.sum().item<double>();
+}
