@@ -116,8 +116,7 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   std::optional<analysis::Lifetime> Life =
       analysis::outlivesIteration(TargetExpr, Store, Ctx);
-  if (!Life || analysis::isBoundedOnPurpose(*Life, Store, Ctx,
-                                                 &Facts.callers(Ctx)))
+  if (!Life || analysis::isBoundedOnPurpose(*Life, Store, Ctx))
     return;
   report(Store, *Life, Carrying, History);
 }

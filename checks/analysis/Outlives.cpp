@@ -3,7 +3,6 @@
 #include "checks/analysis/Outlives.h"
 
 #include "checks/analysis/BackwardPasses.h"
-#include "checks/analysis/Differentiated.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/History.h"
@@ -204,8 +203,7 @@ bool consumedAndResetInLoop(const Lifetime &L, ASTContext &Ctx) {
 /// itself (no backward pass, no optimizer step) and returns, with its
 /// history, what the loop gathered (an unrolled decoder's forward, a
 /// sample()). Its caller decides what to do with the graph.
-bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
-                          const CallSites *Callers) {
+bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx) {
   const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body || !holdsTensorsOrFields(Function->getReturnType()) ||
@@ -217,14 +215,9 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
                Sources.sourcesOf(Value).contains(L.Target);
       }))
     return false;
-  // The caller decides: unless every caller is known, and none of them may
-  // backpropagate what it gets.
-  auto Sites = Callers ? Callers->of(Function) : std::nullopt;
-  if (!Sites || Sites->empty())
-    return true;
-  return llvm::any_of(*Sites, [&](const CallExpr *Site) {
-    return callerMayDifferentiate(Site, Ctx, *Callers, /*OpaqueCallsMay=*/true);
-  });
+  // The caller decides, as for a module's own forward: what it does with
+  // the result is judged where it does it.
+  return true;
 }
 } // namespace
 
@@ -249,11 +242,10 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   return nullptr;
 }
 
-bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
-                        const CallSites *Callers) {
+bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   if (L.Kind == Lifetime::Loop)
     return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
-           buildsFunctionResult(L, Ctx, Callers);
+           buildsFunctionResult(L, Ctx);
   // A module's state carried from one forward to the next (a recurrent
   // state stepped through a sequence), which the module can reset: the
   // caller runs the sequences and backpropagates them.

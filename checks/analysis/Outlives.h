@@ -14,7 +14,6 @@
 #define TORCH_TIDY_ANALYSIS_OUTLIVES_H
 
 #include "clang/AST/ASTContext.h"
-#include "checks/analysis/GradGuard.h"
 #include "clang/AST/Expr.h"
 
 #include <optional>
@@ -38,12 +37,11 @@ std::optional<Lifetime> outlivesIteration(const clang::Expr *Target,
 
 /// Whether the history that \p L's target gathers is bounded on purpose: a
 /// backward pass consumes it after the loop, or in the loop before the target
-/// is reset (gradient accumulation); or the loop builds its function's
-/// returned result, which a caller may backpropagate (with \p Callers, the
-/// call sites in the unit, when none of them may, it is not).
+/// is reset (gradient accumulation); the loop builds its function's returned
+/// result (the caller decides); or a module's state is stepped through a
+/// sequence that the module can reset.
 bool isBoundedOnPurpose(const Lifetime &L, const clang::Stmt *At,
-                        clang::ASTContext &Ctx,
-                        const CallSites *Callers = nullptr);
+                        clang::ASTContext &Ctx);
 
 /// A statement that clears or replaces \p L's target with a value that
 /// does not come from it (`clear()`, `reset()`, `t = fresh`): in the

@@ -75,8 +75,7 @@ public:
         llvm::outs() << "no";
       else
         llvm::outs() << (Life->Kind == Lifetime::Loop ? "loop" : "call")
-                     << (isBoundedOnPurpose(*Life, Call, Ctx, Callers.get()) ? " bounded"
-                                                                    : "");
+                     << (isBoundedOnPurpose(*Life, Call, Ctx) ? " bounded" : "");
       llvm::outs() << "\n";
       return;
     }
