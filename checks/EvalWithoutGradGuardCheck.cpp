@@ -88,6 +88,20 @@ bool isTestBody(const FunctionDecl *Function) {
   return MD && Function->getName() == "TestBody" &&
          analysis::derivesFrom(MD->getParent(), "testing::Test");
 }
+
+/// A hand-written smoke test (`void testNet()`, `void test_shapes()`): run
+/// once, like a test framework's case, and nothing comes out of it (one that
+/// returns a score, `test_accuracy()`, is evaluation).
+bool isTestFunction(const FunctionDecl *Function) {
+  if (isTestBody(Function))
+    return true;
+  if (!Function->getIdentifier() || !Function->getReturnType()->isVoidType())
+    return false;
+  llvm::StringRef Name = Function->getName();
+  return Name.consume_front("test") || Name.consume_front("Test")
+             ? Name.empty() || Name.front() == '_' || isUppercase(Name.front())
+             : false;
+}
 } // namespace
 
 EvalWithoutGradGuardCheck::EvalWithoutGradGuardCheck(
@@ -188,10 +202,22 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
 
   analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
   Context C = contextOf(Forward, Ctx, History);
-  if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter)
+  // Evaluation by use: outside test code, in a function that does not
+  // train, a forward whose result is only read as numbers (`item()`,
+  // `argmax`, sizes) and then dropped records its graph for nothing.
+  if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !isTestBody(Function) &&
+      !trains(Function->getBody(), Ctx) &&
+      analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx))) {
+    C.Function = Function;
+    C.ByUse = true;
+  }
+  if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !C.ByUse)
     return;
-  // A unit test that runs the model once keeps nothing past the test.
-  if (C.Function && isTestBody(C.Function) && !analysis::innermostLoop(Forward, Ctx))
+  // A unit test that runs the model once keeps nothing past the test; so
+  // does a hand-written test function, unless it puts the model in
+  // evaluation mode to run inference.
+  if (C.Function && !analysis::innermostLoop(Forward, Ctx) &&
+      (isTestBody(C.Function) || (!C.EvalCall && isTestFunction(C.Function))))
     return;
 
   // A guard is active (here, or at every call of this function).
@@ -356,6 +382,12 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          "'%0' is evaluation code by its name (option EvalFunctions)",
          DiagnosticIDs::Note)
         << C.NamedBy->getName();
+  else if (C.ByUse)
+    diag(F.Forward->getBeginLoc(),
+         "its result is only read as numbers and dropped in '%0': nothing "
+         "differentiates it",
+         DiagnosticIDs::Note)
+        << C.Function->getNameAsString();
   else if (C.GuardedStarter)
     diag(C.Function->getLocation(),
          "'%0' starts the thread while a guard is active", DiagnosticIDs::Note)

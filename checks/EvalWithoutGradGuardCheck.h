@@ -35,6 +35,7 @@ private:
     const clang::FunctionDecl *NamedBy = nullptr; ///< evaluation by its name
     const clang::LambdaExpr *Thread = nullptr; ///< runs on another thread
     bool GuardedStarter = false; ///< the thread is started under a guard
+    bool ByUse = false; ///< its result is only read as numbers, then dropped
   };
   struct Finding {
     const clang::Expr *Forward;

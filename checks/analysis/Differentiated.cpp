@@ -227,6 +227,33 @@ bool callerMayDifferentiate(const CallExpr *Site, ASTContext &Ctx,
   return Question(Ctx, Callers, OpaqueCallsMay).ask(Site, 1);
 }
 
+/// Whether \p D is a variable of its function's own frame: it dies when
+/// the function returns.
+static bool isFrameLocal(const ValueDecl *D) {
+  if (const auto *Binding = dyn_cast<BindingDecl>(D))
+    D = Binding->getDecomposedDecl();
+  const auto *Var = dyn_cast_or_null<VarDecl>(D);
+  return Var && Var->hasLocalStorage() && !Var->isStaticLocal() &&
+         !Var->getType()->isReferenceType() &&
+         !Var->getType()->isPointerType();
+}
+
+bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers) {
+  const FunctionDecl *Function = enclosingFunction(E, Ctx);
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body)
+    return false;
+  TensorSources Sources(Body);
+  DeclSet Stored = storedInto(E, Ctx);
+  if (!llvm::all_of(Stored, isFrameLocal))
+    return false;
+  DeclSet Holders = Sources.computedFrom(Stored);
+  if (!llvm::all_of(Holders, isFrameLocal) ||
+      returnsValue(E, Holders, Body, Sources, Ctx))
+    return false;
+  return !Question(Ctx, Callers, /*OpaqueCallsMay=*/true).ask(E, 0);
+}
+
 bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body)

@@ -30,6 +30,14 @@ bool mayBeDifferentiated(const clang::Expr *E, clang::ASTContext &Ctx,
 bool callerMayDifferentiate(const clang::CallExpr *Site, clang::ASTContext &Ctx,
                             const CallSites &Callers, bool OpaqueCallsMay);
 
+/// Whether \p E's history is thrown away where it is made: the value, and
+/// what is computed from it, stay in variables of its function's own frame,
+/// are not returned, and nothing may differentiate them (a function whose
+/// body is not in the unit may). Only numbers read from it (`item()`,
+/// `argmax`, sizes, a printout) or detached copies leave the function.
+bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
+                      const CallSites &Callers);
+
 /// Whether \p E's value (an expression of function \p Function) leaves the
 /// function through a return statement.
 bool isReturned(const clang::Expr *E, const clang::FunctionDecl *Function,

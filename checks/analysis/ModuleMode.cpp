@@ -10,6 +10,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -58,19 +59,83 @@ const Expr *forwardObject(const Expr *Forward) {
   return nullptr;
 }
 
+namespace {
+/// The mode changes that the body of a called function makes.
+class CalleeModes : public RecursiveASTVisitor<CalleeModes> {
+public:
+  explicit CalleeModes(const ASTContext &Ctx) : Ctx(Ctx) {}
+  const Expr *EvalObject = nullptr, *TrainObject = nullptr;
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    ModuleMode Mode = modeSetBy(Call, Ctx);
+    const Expr *&Object =
+        Mode == ModuleMode::Train ? TrainObject : EvalObject;
+    if (Mode != ModuleMode::None && !Object)
+      Object = Call->getImplicitObjectArgument();
+    return true;
+  }
+
+private:
+  const ASTContext &Ctx;
+};
+} // namespace
+
+ModeChange modeChangeBy(const Stmt *S, const ASTContext &Ctx) {
+  if (ModuleMode Mode = modeSetBy(S, Ctx); Mode != ModuleMode::None)
+    return {Mode, moduleOf(cast<CXXMemberCallExpr>(S)->getImplicitObjectArgument()),
+            true};
+  // A helper of the user's, with its body in the unit, that sets the mode:
+  // `_model_eval()` doing `model_->eval()`, `set_eval(net)`.
+  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return {};
+  CalleeModes Modes(Ctx);
+  Modes.TraverseStmt(Def->getBody());
+  // One that also trains leaves the module training (validate-then-resume).
+  ModuleMode Mode = Modes.TrainObject ? ModuleMode::Train
+                    : Modes.EvalObject ? ModuleMode::Eval
+                                       : ModuleMode::None;
+  if (Mode == ModuleMode::None)
+    return {};
+  // Which module, as the caller names it: a member of the object the
+  // helper is called on, or the module passed for a parameter.
+  const ValueDecl *Module =
+      moduleOf(Mode == ModuleMode::Train ? Modes.TrainObject : Modes.EvalObject);
+  if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Module)) {
+    unsigned Index = Param->getFunctionScopeIndex();
+    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
+                             isa<CXXMethodDecl>(Def) ? 1 : 0;
+    if (Index + Shift < Call->getNumArgs())
+      return {Mode, moduleOf(Call->getArg(Index + Shift)), true};
+    return {Mode, nullptr, false};
+  }
+  if (isa_and_nonnull<FieldDecl>(Module)) {
+    const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+    const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
+    bool OnThis = Object && isa<CXXThisExpr>(Object->IgnoreParenImpCasts());
+    return {Mode, Module, OnThis};
+  }
+  return {Mode, Module, Module != nullptr};
+}
+
 static const Stmt *evalOnEveryPath(const Stmt *At, const ValueDecl *Model,
                                    const FunctionFlow *Flow,
                                    const ASTContext &Ctx) {
   if (!Flow || !Flow->valid())
     return nullptr;
-  auto Nearest = Flow->nearestBefore(At, [&](const Stmt *S) {
-    return modeSetBy(S, Ctx) != ModuleMode::None &&
-           (!Model || moduleOf(cast<CXXMemberCallExpr>(S)
-                                   ->getImplicitObjectArgument()) == Model);
-  });
+  // A change whose module is not known counts only where the forward's
+  // module is not known either.
+  auto Applies = [&](const ModeChange &C) {
+    return C.Mode != ModuleMode::None &&
+           (!Model || (C.ModuleKnown && C.Module == Model));
+  };
+  auto Nearest = Flow->nearestBefore(
+      At, [&](const Stmt *S) { return Applies(modeChangeBy(S, Ctx)); });
   if (Nearest.ReachesEntry || Nearest.Found.empty() ||
       !llvm::all_of(Nearest.Found, [&](const Stmt *S) {
-        return modeSetBy(S, Ctx) == ModuleMode::Eval;
+        return modeChangeBy(S, Ctx).Mode == ModuleMode::Eval;
       }))
     return nullptr;
   return Nearest.Found.front();

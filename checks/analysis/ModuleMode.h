@@ -21,6 +21,17 @@ namespace torch_tidy::analysis {
 enum class ModuleMode { None, Eval, Train };
 ModuleMode modeSetBy(const clang::Stmt *S, const clang::ASTContext &Ctx);
 
+/// What a statement does to a module's mode, directly or through a helper
+/// function whose body is in the unit (`_model_eval()` that calls
+/// `model_->eval()`): the mode, and the module as the statement's function
+/// names it when that is known.
+struct ModeChange {
+  ModuleMode Mode = ModuleMode::None;
+  const clang::ValueDecl *Module = nullptr;
+  bool ModuleKnown = false;
+};
+ModeChange modeChangeBy(const clang::Stmt *S, const clang::ASTContext &Ctx);
+
 /// The module object a call is made on: `model` for `model->eval()`,
 /// `model.eval()`, `model->forward(x)`, `model(x)`, `this->net->eval()`.
 const clang::ValueDecl *moduleOf(const clang::Expr *Object);

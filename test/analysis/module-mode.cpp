@@ -45,3 +45,36 @@ struct Trainer {
     probe_eval(net(x));
   }
 };
+
+// Evaluation mode set through a helper whose body is in the unit.
+void set_eval(torch::nn::Linear &m) { m->eval(); }
+void restore(torch::nn::Linear &m) {
+  m->eval();
+  m->train();
+}
+void through_helpers(torch::nn::Linear &model, torch::nn::Linear &other,
+                     const torch::Tensor &x) {
+  set_eval(model);
+  // CHECK: [[@LINE+1]]:3: eval=[[@LINE-1]]
+  probe_eval(model(x));
+  // The helper named another module.
+  // CHECK: [[@LINE+1]]:3: eval=none
+  probe_eval(other(x));
+  // A helper that also trains leaves the module training.
+  restore(model);
+  // CHECK: [[@LINE+1]]:3: eval=none
+  probe_eval(model(x));
+}
+
+struct Validator {
+  torch::nn::Linear net{4, 2};
+  torch::nn::Linear head{2, 2};
+  void model_eval() { net->eval(); }
+  void validate(const torch::Tensor &x) {
+    model_eval();
+    // CHECK: [[@LINE+1]]:5: eval=[[@LINE-1]]
+    probe_eval(net(x));
+    // CHECK: [[@LINE+1]]:5: eval=none
+    probe_eval(head(x));
+  }
+};

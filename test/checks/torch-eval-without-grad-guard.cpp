@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 #include <torch/script.h>
+#include <cstdio>
 #include <vector>
 
 #define RUN_MODEL(m, x) m(x)
@@ -11,6 +12,8 @@
 struct Batch {
   torch::Tensor data, target;
 };
+
+void keep(const torch::Tensor &); // defined elsewhere
 
 // ---- Flagged ----------------------------------------------------------------
 
@@ -217,21 +220,21 @@ void training_after_train(torch::nn::Linear &model, const torch::Tensor &x) {
   model->eval();
   model->train();
   auto out = model(x);
-  (void)out;
+  keep(out); // may be differentiated where it goes
 }
 
 void mode_on_some_paths(torch::nn::Linear &model, const torch::Tensor &x, bool quick) {
   if (quick)
     model->eval();
   auto out = model(x);
-  (void)out;
+  keep(out); // may be differentiated where it goes
 }
 
 void other_module_in_eval(torch::nn::Linear &teacher, torch::nn::Linear &student,
                           const torch::Tensor &x) {
   teacher->eval();
   auto out = student(x);
-  (void)out;
+  keep(out); // may be differentiated where it goes
 }
 
 torch::Tensor test_time_features(torch::nn::Linear &model, const torch::Tensor &x) {
@@ -255,3 +258,74 @@ double evaluate_threaded(torch::nn::Linear &model, const torch::Tensor &x) {
 double evaluate_nolint(torch::nn::Linear &model, const torch::Tensor &x) {
   return model(x).sum().item<double>(); // NOLINT(torch-eval-without-grad-guard)
 }
+
+// ---- Evaluation by use: the result is only read as numbers -----------------
+
+struct Agent {
+  torch::nn::Linear actor{4, 2};
+  torch::Tensor last_logits;
+  float choose(const torch::Tensor &state) {
+    auto logits = actor(state);
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+    // CHECK-MESSAGES: :[[@LINE-2]]:19: note: its result is only read as numbers and dropped in 'choose': nothing differentiates it
+    // CHECK-FIXES: float choose(const torch::Tensor &state) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    return logits.softmax(-1).multinomial(1).item<float>();
+  }
+  std::vector<float> record(const torch::Tensor &state) {
+    std::vector<float> policy;
+    auto out = actor(state);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
+    for (int i = 0; i < out.size(1); i++)
+      policy.push_back(out[0][i].item<float>());
+    return policy;
+  }
+  // Kept in a member: it may be differentiated later.
+  void remember(const torch::Tensor &state) { last_logits = actor(state); }
+  // Returned with its history: the caller decides.
+  torch::Tensor logits_of(const torch::Tensor &state) { return actor(state); }
+  // Handed to a function defined elsewhere, which may differentiate it.
+  void hand_on(const torch::Tensor &state) { keep(actor(state)); }
+  // Differentiated here.
+  void learn(const torch::Tensor &state, torch::optim::SGD &opt) {
+    auto out = actor(state);
+    double seen = out.sum().item<double>();
+    out.sum().backward();
+    opt.step();
+    (void)seen;
+  }
+};
+
+int count_errors(torch::nn::Linear &model, const std::vector<Batch> &batches) {
+  int errors = 0;
+  for (const auto &batch : batches) {
+    auto out = model(batch.data);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
+    errors += out.item<double>() < 0.5;
+  }
+  return errors;
+}
+
+// A smoke test of the shapes, run once: nothing outlives it.
+void testNet(torch::nn::Linear &model) {
+  auto out = model(torch::ones({1, 4}));
+  std::printf("%d\n", static_cast<int>(out.size(0)));
+}
+
+// Evaluation mode set by a helper of the class.
+struct Validator {
+  torch::nn::Linear net{4, 2};
+  void model_eval() { net->eval(); }
+  double validate_all(const std::vector<Batch> &batches) {
+    model_eval();
+    double total = 0;
+    for (const auto &batch : batches)
+      total += summarize(net(batch.data));
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: the model runs forward in evaluation code
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: evaluation mode is set here
+    // CHECK-FIXES: model_eval();
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    return total;
+  }
+  double summarize(const torch::Tensor &t);
+};

@@ -12,6 +12,8 @@
 // for `probe_eval(forward)`, the eval() that makes it evaluation code:
 // LINE:COL: eval=<LINE|none>
 // for `probe_differentiated(expr)`, D: LINE:COL: differentiated=<yes|no>
+// for `probe_discarded(var)`, whether the history of the local variable's
+//   initializer is thrown away in its function: LINE:COL: discarded=<yes|no>
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,7 +82,7 @@ public:
       return;
     }
     if (Probe == "probe_carried" || Probe == "probe_eval" ||
-        Probe == "probe_differentiated") {
+        Probe == "probe_differentiated" || Probe == "probe_discarded") {
       if (!History || &History->context() != &Ctx) {
         Callers = std::make_unique<CallSites>(Ctx);
         History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
@@ -107,6 +109,14 @@ public:
         else
           llvm::outs() << "none";
         llvm::outs() << "\n";
+      } else if (Probe == "probe_discarded") {
+        // Asked of the initializer of the local variable named.
+        const auto *Var = dyn_cast_or_null<VarDecl>(referencedDecl(Arg));
+        const Expr *Init = Var ? Var->getInit() : nullptr;
+        llvm::outs() << "discarded="
+                     << (Init && historyDiscarded(Init, Ctx, *Callers) ? "yes"
+                                                                      : "no")
+                     << "\n";
       } else {
         llvm::outs() << "differentiated="
                      << (mayBeDifferentiated(Arg, Ctx, *Callers,
@@ -168,7 +178,8 @@ int main(int argc, const char **argv) {
   Finder.addMatcher(
       callExpr(callee(functionDecl(hasAnyName(
                    "probe", "probe_sources", "probe_history", "probe_outlives",
-                   "probe_carried", "probe_eval", "probe_differentiated"))))
+                   "probe_carried", "probe_eval", "probe_differentiated",
+                   "probe_discarded"))))
           .bind("probe"),
       &Print);
   return Tool.run(tooling::newFrontendActionFactory(&Finder).get());
