@@ -52,6 +52,84 @@ bool trains(const Stmt *S, const ASTContext &Ctx) {
   return Modes.Found || analysis::trainsIn(S);
 }
 
+/// Whether a statement of \p Block writes a variable or member declared
+/// outside it: an assignment, or a call of a non-const method on it
+/// (`total += t`, `outs.push_back(t)`, `acc.add_(t)`).
+bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Outside = [&](const Expr *Target) {
+    const Expr *Base = Target;
+    while (true) {
+      Base = Base->IgnoreParenImpCasts();
+      if (const auto *Member = dyn_cast<MemberExpr>(Base)) {
+        if (isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+          return true;
+        Base = Member->getBase();
+        continue;
+      }
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Base);
+          Op && Op->getNumArgs() > 0 &&
+          (Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Arrow ||
+           Op->getOperator() == OO_Star)) {
+        Base = Op->getArg(0);
+        continue;
+      }
+      break;
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(Base);
+    if (!Ref)
+      return true; // not known: assume it is
+    SourceLocation Declared = Ref->getDecl()->getLocation();
+    return !SM.isPointWithin(Declared, Block->getBeginLoc(), Block->getEndLoc());
+  };
+  class Writes : public RecursiveASTVisitor<Writes> {
+  public:
+    explicit Writes(decltype(Outside) &Outside) : Outside(Outside) {}
+    bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *Op) {
+      if (Op->isAssignmentOp())
+        Found |= Outside(Op->getLHS());
+      return !Found;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+      if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
+        Found |= Outside(Op->getArg(0));
+      return !Found;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+      // Tensor's in-place methods are const (`add_`, `copy_`); a module's
+      // forward writes nothing of the caller's.
+      const CXXMethodDecl *MD = Call->getMethodDecl();
+      if (MD && !MD->isStatic() && Call->getImplicitObjectArgument() &&
+          !analysis::isForwardCall(Call) &&
+          (!MD->isConst() ||
+           (MD->getIdentifier() && MD->getName().ends_with("_"))))
+        Found |= Outside(Call->getImplicitObjectArgument());
+      return !Found;
+    }
+
+  private:
+    decltype(Outside) &Outside;
+  } Finder(Outside);
+  Finder.TraverseStmt(const_cast<CompoundStmt *>(Block));
+  return Finder.Found;
+}
+
+/// Whether one of \p Holders, the variables that hold what \p Forward
+/// computes, is declared outside the innermost loop around it.
+bool keptAcrossIterations(const Expr *Forward, const analysis::DeclSet &Holders,
+                          ASTContext &Ctx) {
+  const Stmt *Loop = analysis::innermostLoop(Forward, Ctx);
+  if (!Loop)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  return llvm::any_of(Holders, [&](const ValueDecl *D) {
+    return analysis::holdsTensorsOrFields(D->getType()) &&
+           !SM.isPointWithin(D->getLocation(), Loop->getBeginLoc(),
+                             Loop->getEndLoc());
+  });
+}
+
 /// The statement of the innermost block that contains \p E.
 const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(*E);
@@ -205,11 +283,24 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // Evaluation by use: outside test code, in a function that does not
   // train, a forward whose result is only read as numbers (`item()`,
   // `argmax`, sizes) and then dropped records its graph for nothing.
+  // In a function that trains, the block around the forward must train
+  // nothing (a preview sample drawn between training steps).
+  // A value kept from one iteration to the next is the growth checks'
+  // finding.
+  analysis::DeclSet Holders;
   if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !isTestBody(Function) &&
-      !trains(Function->getBody(), Ctx) &&
-      analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx))) {
-    C.Function = Function;
-    C.ByUse = true;
+      analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx), &Holders) &&
+      !keptAcrossIterations(Forward, Holders, Ctx)) {
+    if (!trains(Function->getBody(), Ctx)) {
+      C.Function = Function;
+      C.ByUse = true;
+    } else if (const auto *Block =
+                   analysis::nearestAncestor<CompoundStmt>(*Forward, Ctx, 32);
+               Block && Block != Function->getBody() && !trains(Block, Ctx)) {
+      C.Function = Function;
+      C.ByUse = true;
+      C.Block = Block;
+    }
   }
   if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !C.ByUse)
     return;
@@ -339,6 +430,11 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
       }
       if (!TrainsAfter)
         Fix = fixits::insertLineAfter(EvalStmt, Declaration, Ctx);
+    } else if (C.Block) {
+      // A guard in a block of a training function covers what else the
+      // block computes: only where all of that stays in the block.
+      if (!writesOutside(C.Block, Ctx))
+        Fix = fixits::insertAtStart(C.Block, Declaration, Ctx);
     } else if (const auto *Body =
                    dyn_cast_or_null<CompoundStmt>(GuardedFunction->getBody())) {
       if (!trains(Body, Ctx))

@@ -36,6 +36,9 @@ private:
     const clang::LambdaExpr *Thread = nullptr; ///< runs on another thread
     bool GuardedStarter = false; ///< the thread is started under a guard
     bool ByUse = false; ///< its result is only read as numbers, then dropped
+    /// For evaluation by use in a function that trains: the block around
+    /// the forward, which trains nothing.
+    const clang::CompoundStmt *Block = nullptr;
   };
   struct Finding {
     const clang::Expr *Forward;

@@ -238,7 +238,8 @@ static bool isFrameLocal(const ValueDecl *D) {
          !Var->getType()->isPointerType();
 }
 
-bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers) {
+bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
+                      DeclSet *HoldersOut) {
   const FunctionDecl *Function = enclosingFunction(E, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body)
@@ -251,6 +252,8 @@ bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers) 
   if (!llvm::all_of(Holders, isFrameLocal) ||
       returnsValue(E, Holders, Body, Sources, Ctx))
     return false;
+  if (HoldersOut)
+    *HoldersOut = Holders;
   return !Question(Ctx, Callers, /*OpaqueCallsMay=*/true).ask(E, 0);
 }
 

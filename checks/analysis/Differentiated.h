@@ -13,6 +13,7 @@
 #define TORCH_TIDY_ANALYSIS_DIFFERENTIATED_H
 
 #include "checks/analysis/GradGuard.h"
+#include "checks/analysis/TensorSources.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
@@ -35,8 +36,9 @@ bool callerMayDifferentiate(const clang::CallExpr *Site, clang::ASTContext &Ctx,
 /// are not returned, and nothing may differentiate them (a function whose
 /// body is not in the unit may). Only numbers read from it (`item()`,
 /// `argmax`, sizes, a printout) or detached copies leave the function.
+/// \p Holders, when given, receives the variables that hold it.
 bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
-                      const CallSites &Callers);
+                      const CallSites &Callers, DeclSet *Holders = nullptr);
 
 /// Whether \p E's value (an expression of function \p Function) leaves the
 /// function through a return statement.

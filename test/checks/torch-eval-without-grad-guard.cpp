@@ -329,3 +329,45 @@ struct Validator {
   }
   double summarize(const torch::Tensor &t);
 };
+
+// A preview drawn between training steps: the block trains nothing.
+void train_with_preview(torch::nn::Linear &gen, torch::optim::SGD &opt,
+                        const std::vector<Batch> &batches, int epochs) {
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    for (const auto &batch : batches) {
+      opt.zero_grad();
+      torch::mse_loss(gen(batch.data), batch.target).backward();
+      opt.step();
+    }
+    if (epoch % 5 == 0) {
+      auto noise = torch::randn({1, 4});
+      auto sample = gen(noise.detach());
+      // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the model runs forward in evaluation code
+      // CHECK-MESSAGES: :[[@LINE-2]]:21: note: its result is only read as numbers and dropped in 'train_with_preview'
+      // CHECK-FIXES: if (epoch % 5 == 0) {
+      // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+      std::printf("%f\n", sample.mean().item<double>());
+    }
+  }
+}
+
+// The block also adds to a running total of the function's: a guard there
+// would cover that too, so there is no fix.
+void train_with_side_total(torch::nn::Linear &model, torch::optim::SGD &opt,
+                           const std::vector<Batch> &batches) {
+  torch::Tensor total = torch::zeros({1});
+  for (const auto &batch : batches) {
+    {
+      auto probe = model(batch.data);
+      // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: the model runs forward in evaluation code
+      // CHECK-FIXES: {{^    \{$}}
+      // CHECK-FIXES-NEXT: auto probe = model(batch.data);
+      std::printf("%f\n", probe.mean().item<double>());
+      total.add_(batch.target.sum());
+    }
+    opt.zero_grad();
+    torch::mse_loss(model(batch.data), batch.target).backward();
+    opt.step();
+  }
+  std::printf("%f\n", total.item<double>());
+}
