@@ -210,9 +210,12 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx) {
       trainsIn(Body))
     return false;
   TensorSources Sources(Body);
+  // A struct of tensors returned as a whole (`SoloOut out; ... return out;`)
+  // is the target itself.
   if (llvm::none_of(returnedValues(Body), [&](const Expr *Value) {
         return !cutsHistory(Value, Ctx) &&
-               Sources.sourcesOf(Value).contains(L.Target);
+               (referencedDecl(stripWrappers(Value)) == L.Target ||
+                Sources.sourcesOf(Value).contains(L.Target));
       }))
     return false;
   // The caller decides, as for a module's own forward: what it does with

@@ -108,6 +108,20 @@ std::vector<torch::Tensor> gather(torch::nn::Linear &model, const std::vector<to
   }
   return outputs;
 }
+// A struct of tensors, filled field by field and returned whole.
+struct Heads {
+  std::vector<torch::Tensor> masks, classes;
+};
+void probe_outlives(const Heads &);
+Heads heads(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  Heads out;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    probe_outlives(out);
+    out.masks.push_back(model(xs[i]));
+  }
+  return out;
+}
 double largest(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
   return torch::stack(gather(model, xs)).max().item<double>();
 }

@@ -236,3 +236,23 @@ struct DecoderHeadImpl : torch::nn::Module {
     return fused;
   }
 };
+
+// Per-level predictions written field by field into a struct that the
+// module's forward returns whole.
+struct LevelOutputs {
+  std::vector<torch::Tensor> masks;
+  std::vector<torch::Tensor> classes;
+};
+struct LevelHeadImpl : torch::nn::Module {
+  torch::nn::Linear mask_head{4, 4}, class_head{4, 2};
+  LevelOutputs forward(const std::vector<torch::Tensor> &levels) {
+    LevelOutputs out;
+    out.masks.resize(levels.size());
+    out.classes.resize(levels.size());
+    for (size_t i = 0; i < levels.size(); i++) {
+      out.masks[i] = mask_head->forward(levels[i]);
+      out.classes[i] = class_head->forward(levels[i]);
+    }
+    return out;
+  }
+};
