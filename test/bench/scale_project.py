@@ -94,17 +94,19 @@ namespace {ns} {{
 double train(project::Net &net, torch::optim::SGD &opt,
              const std::vector<torch::Tensor> &xs, const torch::Tensor &y) {{
   torch::Tensor running = torch::zeros({{}});
-  double total = 0;
   std::vector<torch::Tensor> kept;
-  for (size_t step = 0; step < xs.size(); ++step) {{
+  double total = 0;
+  int64_t seen = 0;
+  for (const auto &x : xs) {{
+    auto prediction = net->forward(x);
     opt.zero_grad();
-    auto out = net->forward(xs[step]);
-    auto loss = torch::mse_loss(out, y);
+    auto loss = torch::mse_loss(prediction, y);
     loss.backward();
     opt.step();
+    ++seen;
 {accumulate}
   }}
-  return total + running.item<double>() + {index};
+  return total / static_cast<double>(seen) + running.item<double>() + {index};
 }}
 
 // Evaluation over held-out batches.
@@ -140,9 +142,9 @@ double run_{ns}(int64_t batches) {{
 # How a unit's training loop keeps what it computes: clean ones take plain
 # numbers or detached tensors, leaky ones keep the graph.
 ACCUMULATE = [
-    "    total += loss.item<double>();\n    kept.push_back(out.detach());",
+    "    total += loss.item<double>();\n    kept.push_back(prediction.detach());",
     "    running += loss; // keeps every step's graph",
-    "    total += loss.item<double>();\n    kept.push_back(out); // keeps every step's graph",
+    "    total += loss.item<double>();\n    kept.push_back(prediction); // keeps every step's graph",
     "    running += loss.detach();",
 ]
 
