@@ -88,9 +88,22 @@ public:
         SkipSystemBodies(SkipSystemBodies), NeutralDir(NeutralDir) {}
 
   EntryPlan first() const {
-    EntryPlan E = shared(
-        scopeOf(U.Shape, U.MainDir, Invocation.getLangOpts().MSVCCompat));
-    return U.Shape.LineDirective ? exact(E) : E;
+    bool OwnDirectory =
+        !scopeOf(U.Shape, U.MainDir, Invocation.getLangOpts().MSVCCompat)
+             .empty();
+    return OwnDirectory ? ofDirectory() : lined(shared(""));
+  }
+
+  /// For units of the unit's own directory.
+  EntryPlan ofDirectory() const {
+    EntryPlan E = shared(U.MainDir);
+    // A unit that bears the shared main file's own name keeps its own.
+    return E.MainPath == U.MainPath ? perFile() : lined(E);
+  }
+
+  /// \p E, for units with the same text when lines of it are named.
+  EntryPlan lined(EntryPlan E) const {
+    return U.Shape.LineDirective ? exact(std::move(E)) : E;
   }
 
   /// For units of \p Scope's directory ("": of any directory).
@@ -267,8 +280,8 @@ Entry readManifest(llvm::StringRef Dir, const EntryPlan &E,
   for (const auto &[Name, Hash] : *User)
     if (auto H = Hash.getAsString())
       P.UserFiles[Name.str()] = H->str();
-  P.MainText = llvm::fromHex(*MainText);
-  if (!attachMainFile(E, U, P, LangOpts))
+  if (!llvm::tryGetFromHex(*MainText, P.MainText) ||
+      !attachMainFile(E, U, P, LangOpts))
     return Entry::Missing;
   if (!fitToUnit(E, U, Absent, P))
     return Entry::OtherDirectory;
@@ -408,7 +421,7 @@ PreambleCache::get(const CompilerInvocation &Invocation, FileManager &Files,
       What = Found == Entry::Unusable ? "unusable" : "failed";
       return std::nullopt;
     case Entry::OtherDirectory:
-      E = Plan.shared(U->MainDir);
+      E = Plan.ofDirectory();
       break;
     case Entry::RefineText:
       E = Plan.exact(E);

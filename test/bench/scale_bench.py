@@ -251,9 +251,12 @@ def main():
     a.sizes = [int(s) for s in a.sizes.split(",")]
     a.rct_sizes = [int(s) for s in a.rct_sizes.split(",") if s]
     a.rct_runs = min(a.rct_runs, a.runs)
-    tidy = os.path.join(a.build, "bin", "torch-tidy")
-    plugin = os.path.join(a.build, "lib", "TorchTidyModule.so")
     os.makedirs(a.work, exist_ok=True)
+    # A copy: rebuilding while the benchmark runs changes nothing it measures.
+    tidy = os.path.join(a.work, "torch-tidy")
+    plugin = os.path.join(a.work, "TorchTidyModule.so")
+    shutil.copy2(os.path.join(a.build, "bin", "torch-tidy"), tidy)
+    shutil.copy2(os.path.join(a.build, "lib", "TorchTidyModule.so"), plugin)
     results = {n: bench_size(a, n, tidy, plugin) for n in a.sizes}
     extrapolate(results, a.rct_sizes)
     single_peak = single_unit_peak(a, tidy)
