@@ -6,12 +6,14 @@
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace clang;
 
@@ -68,6 +70,29 @@ bool isOutputOrFile(llvm::ArrayRef<std::string> Args, size_t I,
   return A == File || A == "-c" || A == "-MD" || A == "-MMD" ||
          (A.starts_with("-o") && A.size() > 2) || A.starts_with("-MF") ||
          A.starts_with("-MT") || A.starts_with("-MQ");
+}
+
+/// The name a -D or -U value defines or undefines: "N" of "N", "N=V" and
+/// "N(A)=V".
+llvm::StringRef macroName(llvm::StringRef Value) {
+  return Value.take_until([](char C) { return C == '=' || C == '('; });
+}
+
+/// -D and -U of different macros commute, those of one macro do not: puts
+/// \p Macros (name, argument) in the order of their names, keeping the
+/// order of those of one name.
+void sortByMacroName(
+    std::vector<std::pair<llvm::StringRef, std::string>> &Macros) {
+  std::vector<size_t> Order(Macros.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::sort(Order.begin(), Order.end(), [&](size_t L, size_t R) {
+    return std::tie(Macros[L].first, L) < std::tie(Macros[R].first, R);
+  });
+  std::vector<std::pair<llvm::StringRef, std::string>> Sorted;
+  for (size_t I : Order)
+    Sorted.push_back(std::move(Macros[I]));
+  Macros = std::move(Sorted);
 }
 
 } // namespace
@@ -135,7 +160,11 @@ std::vector<std::string> preambleFlags(const CompilerInvocation &Invocation) {
   for (const FrontendInputFile &In : Invocation.getFrontendOpts().Inputs)
     if (In.isFile())
       Inputs.insert(In.getFile());
-  std::vector<std::string> Args = Invocation.getCC1CommandLine(), Flags;
+  // The -D and -U are taken from the options rather than the command line,
+  // where a value of another option could look like one.
+  CompilerInvocation WithoutMacros(Invocation);
+  WithoutMacros.getPreprocessorOpts().Macros.clear();
+  std::vector<std::string> Args = WithoutMacros.getCC1CommandLine(), Flags;
   for (size_t I = 0; I < Args.size(); ++I) {
     llvm::StringRef A = Args[I];
     if (A == "-main-file-name") {
@@ -147,6 +176,12 @@ std::vector<std::string> preambleFlags(const CompilerInvocation &Invocation) {
       continue;
     Flags.push_back(A.str());
   }
+  std::vector<std::pair<llvm::StringRef, std::string>> Macros;
+  for (const auto &[Macro, IsUndef] : Invocation.getPreprocessorOpts().Macros)
+    Macros.push_back({macroName(Macro), (IsUndef ? "-U" : "-D") + Macro});
+  sortByMacroName(Macros);
+  for (auto &[Name, Arg] : Macros)
+    Flags.push_back(std::move(Arg));
   return Flags;
 }
 
@@ -170,10 +205,24 @@ std::string preambleGroupHint(const tooling::CompileCommand &Command,
   K.add(Command.Directory);
   for (const std::string &A : ExtraArgsBefore)
     K.add(A);
-  for (size_t I = 0, Skip = 1; I < Command.CommandLine.size(); I += Skip)
-    if (!isOutputOrFile(Command.CommandLine, I, Command.Filename, Skip) &&
-        Command.CommandLine[I] != Main)
-      K.add(Command.CommandLine[I]);
+  const std::vector<std::string> &Args = Command.CommandLine;
+  std::vector<std::pair<llvm::StringRef, std::string>> Macros;
+  for (size_t I = 0, Skip = 1; I < Args.size(); I += Skip) {
+    if (isOutputOrFile(Args, I, Command.Filename, Skip) || Args[I] == Main)
+      continue;
+    llvm::StringRef A = Args[I];
+    if ((A.starts_with("-D") || A.starts_with("-U")) &&
+        (A.size() > 2 || I + 1 < Args.size())) {
+      llvm::StringRef Value = A.size() > 2 ? A.drop_front(2) : Args[I + 1];
+      Skip = A.size() > 2 ? 1 : 2;
+      Macros.push_back({macroName(Value), (A.take_front(2) + Value).str()});
+      continue;
+    }
+    K.add(A);
+  }
+  sortByMacroName(Macros);
+  for (const auto &[Name, Arg] : Macros)
+    K.add(Arg);
   for (const std::string &A : ExtraArgs)
     K.add(A);
   K.add(Shape.Normalised);

@@ -70,15 +70,21 @@ unsigned mapOffset(const PreambleShape &From, const PreambleShape &To,
                    unsigned Offset);
 
 /// The flags of \p Invocation that decide what its preamble is: its
-/// command line without the main file, -main-file-name and the
-/// compilation directories (the working directory is keyed apart).
+/// command line (Clang's -cc1 one, generated from the parsed options, so
+/// options given in another order give the same flags; lists whose order
+/// matters, such as include directories, keep theirs) without the main
+/// file, -main-file-name and the compilation directories (the working
+/// directory is keyed apart). The -D and -U come last, in the order of the
+/// macros' names: those of different macros commute, those of one macro
+/// keep their order ("-DA -UA" is not "-UA -DA").
 std::vector<std::string>
 preambleFlags(const clang::CompilerInvocation &Invocation);
 
 /// For scheduling a run: a text that units sharing a preamble have in
 /// common, or "" when \p Command's file has no preamble. Made from the
-/// compile command as written (without its file and outputs), the extra
-/// arguments of the configuration, the normalised preamble and its scope;
+/// compile command as written (without its file and outputs; its -D and -U
+/// ordered as preambleFlags orders them), the extra arguments of the
+/// configuration, the normalised preamble and its scope;
 /// the engine decides exactly, so a wrong guess costs time, never a result.
 std::string preambleGroupHint(const clang::tooling::CompileCommand &Command,
                               llvm::ArrayRef<std::string> ExtraArgsBefore,

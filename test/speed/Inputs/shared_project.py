@@ -71,6 +71,10 @@ UNITS = [
      "#pragma message(__FILE__)\n" + '#include "model.h"\n' + ACC),
     ("d", "near", "// near.cpp: the same directives as one.cpp, but a model.h lies\n"
      "// next to it.\n" + INCLUDES + '#include "model.h"\n' + ACC),
+    ("a", "flags_one", "// flags_one.cpp: ACC comes from the command line.\n" + INCLUDES +
+     '#include "model.h"\n'),
+    ("b", "flags_two", "// flags_two.cpp: the same directives as flags_one.cpp.\n" + INCLUDES +
+     '#include "model.h"\n'),
 ]
 
 
