@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
-"""check_suite_project.py OUT TORCH_INCLUDE FILE...
+"""check_suite_project.py OUT TORCH_INCLUDE FILE_OR_DIR...
 
-Makes a project of the check tests FILE...: each test as it is in OUT/a/,
+Makes a project of the check tests FILE_OR_DIR... (a directory stands for
+its .cpp files): each test as it is in OUT/a/,
 and a copy in OUT/b/ with comments, blank lines and trailing comments of its
 own among its leading directives (the same directives, at other offsets),
 so that the copy reads the preamble the original built, or the other way
 round. OUT/build/compile_commands.json compiles them all with C++17 and
 TORCH_INCLUDE as a system directory.
 """
+import glob
 import json
 import os
 import sys
 
-out, torch_include, files = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3:]
+out, torch_include = os.path.abspath(sys.argv[1]), sys.argv[2]
+files = []
+for arg in sys.argv[3:]:
+    files += sorted(glob.glob(os.path.join(arg, "*.cpp"))) if os.path.isdir(arg) else [arg]
+if not files:
+    sys.exit("no check tests in " + " ".join(sys.argv[3:]))
 
 
 def relaid(text):
