@@ -187,22 +187,34 @@ Flag projectText(const char *Name, std::string DriverOptions::*Field,
   return F;
 }
 
-/// A switch that turns \p Field off; \p Forwarded when workers act on it.
-Flag turnOff(const char *Name, bool DriverOptions::*Field, bool Forwarded,
-             HelpEntry Help = {nullptr, nullptr}) {
+/// A switch that sets \p Field to \p To; \p Forwarded when workers act on
+/// it (they are told it when \p Field is \p To).
+Flag setSwitch(const char *Name, bool DriverOptions::*Field, bool To,
+               bool Forwarded, HelpEntry Help) {
   Flag F{Name, Shape::Switch,
-         [Field](DriverOptions &O, llvm::StringRef, std::string &) {
-           O.*Field = false;
+         [Field, To](DriverOptions &O, llvm::StringRef, std::string &) {
+           O.*Field = To;
            return true;
          },
          nullptr};
   if (Forwarded)
-    F.Forward = [Name, Field](const DriverOptions &O, Args &A) {
-      if (!(O.*Field))
+    F.Forward = [Name, Field, To](const DriverOptions &O, Args &A) {
+      if (O.*Field == To)
         A.push_back(std::string("--") + Name);
     };
   F.Help = Help;
   return F;
+}
+
+/// A switch that turns \p Field off; \p Forwarded when workers act on it.
+Flag turnOff(const char *Name, bool DriverOptions::*Field, bool Forwarded,
+             HelpEntry Help = {nullptr, nullptr}) {
+  return setSwitch(Name, Field, false, Forwarded, Help);
+}
+
+/// An internal switch that turns \p Field on, for one worker only.
+Flag turnOn(const char *Name, bool DriverOptions::*Field) {
+  return setSwitch(Name, Field, true, /*Forwarded=*/false, {nullptr, nullptr});
 }
 
 bool setJobs(DriverOptions &O, llvm::StringRef V, std::string &Error) {

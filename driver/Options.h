@@ -62,8 +62,9 @@ struct DriverOptions {
   bool UseCache = true;
   bool UsePreamble = true;
   /// Build missing preambles (else only reuse them): set when the run
-  /// checks one unit (internal flag --torch-tidy-reuse-preambles for the
-  /// workers of a larger run).
+  /// checks one unit. The workers of a larger run are told
+  /// --torch-tidy-reuse-preambles, and the one that builds the preamble of
+  /// units sharing it --torch-tidy-build-preambles too.
   bool BuildPreambles = true;
   std::string CacheDir;
 

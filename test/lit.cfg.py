@@ -59,6 +59,8 @@ config.substitutions.append(("%inputs", shlex.quote(inputs)))
 
 if all(os.path.isdir(d) for d in config.libtorch_include_dirs):
     config.available_features.add("libtorch")
+# The same directories, separated by ':' (first: "%real_torch" is a prefix).
+config.substitutions.insert(0, ("%real_torch_include", shlex.quote(real_torch)))
 
 # LibTorch 2.x from `.ci/install-libtorch2` (CMake: LIBTORCH2_PREFIX). Its
 # headers need C++20. These substitutions go first: "%real_torch" and

@@ -7,6 +7,7 @@
 #include "checks/CheckTable.h"
 #include "driver/engine/AbsenceRecorder.h"
 #include "driver/engine/PreambleCache.h"
+#include "driver/engine/PreambleLocations.h"
 #include "driver/engine/ResultCache.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -141,8 +142,9 @@ public:
       : Factory(Context), Opts(Opts), Result(Result), Preambles(Preambles),
         ToolIdentity(ToolIdentity), Absences(Absences) {}
 
-  /// The paths the preamble looked up in vain, when one was used.
-  std::vector<std::string> PreambleAbsent;
+  /// The preamble the unit read, if any, and the name of its main file.
+  std::optional<Preamble> Used;
+  std::string MainName;
 
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<TidyAction>(Factory, Opts, Result);
@@ -167,7 +169,8 @@ public:
         // What the preamble read is read by this unit as well.
         Result.Dependencies.insert(P->Files.begin(), P->Files.end());
         Result.ContentHashes.insert(P->UserFiles.begin(), P->UserFiles.end());
-        PreambleAbsent = P->Absent;
+        MainName = Invocation->getFrontendOpts().Inputs[0].getFile().str();
+        Used = std::move(P);
       }
     }
     return FrontendActionFactory::runInvocation(Invocation, Files,
@@ -349,14 +352,17 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
                             Absences.get());
   Tool.run(&Factory);
   Result.Errors = DiagConsumer.take();
+  if (Factory.Used)
+    mapPreambleLocations(Result.Errors, *Factory.Used, Factory.MainName);
   if (Opts.ErrorRecovery)
     noteRecoveredFindings(Result.Errors);
   Result.Stats = Context.getStats();
   // A preamble built in this run was looked up through this recorder too.
   Result.AbsentPaths = Absences->paths();
-  Result.AbsentPaths.insert(Result.AbsentPaths.end(),
-                            Factory.PreambleAbsent.begin(),
-                            Factory.PreambleAbsent.end());
+  if (Factory.Used)
+    Result.AbsentPaths.insert(Result.AbsentPaths.end(),
+                              Factory.Used->Absent.begin(),
+                              Factory.Used->Absent.end());
   llvm::sort(Result.AbsentPaths);
   Result.AbsentPaths.erase(llvm::unique(Result.AbsentPaths),
                            Result.AbsentPaths.end());

@@ -1,19 +1,30 @@
-//===--- PreambleCache.h - precompiled preambles kept between runs -*- C++ -*-===//
+//===--- PreambleCache.h - precompiled preambles kept between runs -*- C++
+//-*-===//
 //
 // The preamble of a file (its leading comments and preprocessor directives,
-// where the #include <torch/torch.h> is) is precompiled once and kept on disk,
-// so that a run on an edited file whose headers are unchanged parses only the
-// file's own code. An entry is keyed by the tool, the exact compiler
-// invocation (which names the main file) and the speed-ups; it records the
-// preamble's text, every file the preamble read by content hash and every
-// path it looked up in vain, and is rebuilt when any of them changed. A preamble
-// with compiler errors is recorded as unusable (the unit is parsed whole).
-// Entries are written atomically and kept under a size bound.
+// where the #include <torch/torch.h> is) is precompiled once and kept on
+// disk, so that a unit whose headers are unchanged parses only its own code.
+//
+// Units share a preamble when its directives and their compiler flags are
+// the same (PreambleKey.h): the PCH then knows its main file by a name of
+// its own, in a directory that stands for each unit's own (or in the unit's
+// directory, when an #include "name" may be found there). A preamble whose
+// meaning depends on the main file's name (__FILE__, __BASE_FILE__) is kept
+// for that file alone; one that depends on where its directives are
+// (__LINE__, #line) for units with the very same text.
+//
+// An entry records the preamble's text, every file the preamble read by
+// content hash and every path it looked up in vain, and is rebuilt when any
+// of them changed. A preamble with compiler errors is recorded as unusable
+// (the unit is parsed whole). Entries are written atomically and kept under
+// a size bound.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TORCH_TIDY_DRIVER_ENGINE_PREAMBLECACHE_H
 #define TORCH_TIDY_DRIVER_ENGINE_PREAMBLECACHE_H
+
+#include "driver/engine/PreambleKey.h"
 
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Lex/Preprocessor.h"
@@ -34,13 +45,22 @@ class AbsenceRecorder;
 
 struct Preamble {
   std::string PCHPath;
+  /// The unit's own preamble: the first Size bytes of its file.
   unsigned Size = 0;
   bool EndsAtStartOfLine = false;
+  /// The name the PCH knows its main file by. When it is not the unit's
+  /// (a shared preamble), MainText is that file's preamble, which the unit
+  /// reads under that name, and Built and Unit map its offsets to the
+  /// unit's own (PreambleLocations.h).
+  std::string MainPath, MainText;
+  PreambleShape Built, Unit;
   /// Every file the preamble read (absolute path -> content hash), the user
   /// files among them (name as opened -> hash), the paths it looked up in
-  /// vain.
+  /// vain (in the unit's directory where it looked next to its main file).
   std::map<std::string, std::string> Files, UserFiles;
   std::vector<std::string> Absent;
+
+  bool isShared() const { return !MainText.empty(); }
 };
 
 class PreambleCache {

@@ -7,6 +7,7 @@
 #include "driver/ExitCodes.h"
 #include "driver/engine/Engine.h"
 #include "driver/engine/ResultCache.h"
+#include "driver/run/PreambleGroups.h"
 #include "driver/run/TestHooks.h"
 #include "driver/run/Workers.h"
 
@@ -47,7 +48,8 @@ int runAsWorker(const DriverOptions &O, RunSetup &S, const char *Argv0) {
 
 /// How to start the workers of this run.
 static WorkerPlan workerPlan(const DriverOptions &O, RunSetup &S,
-                             const UnitSelection &Sel, const char *Argv0) {
+                             const UnitSelection &Sel, const char *Argv0,
+                             bool MayBuildPreambles) {
   WorkerPlan Plan;
   Plan.Executable = selfExecutable(Argv0);
   Plan.CommonArgs = workerArguments(O);
@@ -73,6 +75,10 @@ static WorkerPlan workerPlan(const DriverOptions &O, RunSetup &S,
                  llvm::Regex::escape(llvm::sys::path::filename(F)) + "$";
     Plan.UnitArgs[Unit].push_back("--header-filter=" + Filter);
   }
+  if (O.UseCache && O.UsePreamble && MayBuildPreambles) {
+    Plan.PreambleGroup = preambleGroups(S, Sel.Units);
+    Plan.BuilderArgs = {"--torch-tidy-build-preambles"};
+  }
   return Plan;
 }
 
@@ -80,8 +86,10 @@ std::vector<TUResult> analyseUnits(DriverOptions &O, RunSetup &S,
                                    UnitSelection &Sel, const char *Argv0) {
   std::vector<TUResult> Results;
   // A preamble pays off when the same file is checked again after an edit
-  // (an editor, a hook on one file); a run over many units, often a cold CI
-  // run, only reuses the preambles it finds.
+  // (an editor, a hook on one file), or when other units of the run share
+  // it; a run over many units, often a cold CI run, otherwise only reuses
+  // the preambles it finds.
+  bool MayBuild = O.BuildPreambles;
   O.BuildPreambles = O.BuildPreambles && Sel.Units.size() == 1;
   bool InProcess =
       Sel.Units.size() == 1 && O.ProjectFlag.empty() && Sel.OnlyFiles.empty();
@@ -89,7 +97,7 @@ std::vector<TUResult> analyseUnits(DriverOptions &O, RunSetup &S,
     Results.push_back(runEngine(O, *S.Context, *S.Compilations,
                                 Sel.Units.front(), toolIdentity(Argv0)));
   else if (!Sel.Units.empty())
-    Results = runWorkers(workerPlan(O, S, Sel, Argv0), Sel.Units);
+    Results = runWorkers(workerPlan(O, S, Sel, Argv0, MayBuild), Sel.Units);
   for (TUResult &R : Sel.Unusable)
     Results.push_back(std::move(R));
   return Results;

@@ -103,9 +103,11 @@ public:
 
   std::vector<TUResult> run() {
     unsigned Jobs = std::max(1u, Plan.Jobs);
+    for (size_t I = 0; I < Files.size(); ++I)
+      Pending.push_back(I);
     while (Done < Files.size()) {
-      while (Next < Files.size() && Live.size() < Jobs)
-        launch(Next++);
+      while (Live.size() < Jobs && launchNext())
+        ;
       draw(false);
       if (Live.empty())
         continue;
@@ -139,11 +141,40 @@ private:
   struct Running {
     size_t Index;
     std::string ResultPath, LogPath;
+    /// The group whose preamble this worker builds, if it does.
+    std::string Builds;
   };
 
-  void launch(size_t I) {
+  /// Where the preamble of a group of units stands.
+  enum class GroupState { NotStarted, Building, Ready };
+
+  /// Starts the first waiting unit that need not wait for a preamble being
+  /// built; false when there is none.
+  bool launchNext() {
+    for (auto It = Pending.begin(); It != Pending.end(); ++It) {
+      auto Group = Plan.PreambleGroup.find(Files[*It]);
+      std::string Builds;
+      if (Group != Plan.PreambleGroup.end()) {
+        GroupState &State = Groups[Group->second];
+        if (State == GroupState::Building)
+          continue;
+        if (State == GroupState::NotStarted) {
+          State = GroupState::Building;
+          Builds = Group->second;
+        }
+      }
+      size_t I = *It;
+      Pending.erase(It);
+      launch(I, Builds);
+      return true;
+    }
+    return false;
+  }
+
+  void launch(size_t I, const std::string &Builds) {
     Running R;
     R.Index = I;
+    R.Builds = Builds;
     R.ResultPath = TempDir + "/" + std::to_string(I) + ".json";
     R.LogPath = TempDir + "/" + std::to_string(I) + ".log";
     std::vector<std::string> Args{Plan.Executable,
@@ -152,6 +183,8 @@ private:
     auto Extra = Plan.UnitArgs.find(Files[I]);
     if (Extra != Plan.UnitArgs.end())
       Args.insert(Args.end(), Extra->second.begin(), Extra->second.end());
+    if (!Builds.empty())
+      Args.insert(Args.end(), Plan.BuilderArgs.begin(), Plan.BuilderArgs.end());
     Args.push_back(Files[I]);
     Args.insert(Args.end(), Plan.TrailingArgs.begin(), Plan.TrailingArgs.end());
     ProcessOptions Options;
@@ -165,12 +198,20 @@ private:
       Results[I] =
           TUResult::failure(Files[I], "cannot start a worker: " + Error);
       ++Done;
+      settle(R);
       return;
     }
     Live[Pid] = R;
   }
 
+  /// The units of the group whose preamble \p R built, or failed to, may go.
+  void settle(const Running &R) {
+    if (!R.Builds.empty())
+      Groups[R.Builds] = GroupState::Ready;
+  }
+
   void finish(const Running &R, int Status) {
+    settle(R);
     TUResult &Out = Results[R.Index];
     std::string Why = workerFailure(Status);
     if (Why.empty())
@@ -210,7 +251,9 @@ private:
   std::string TempDir;
   std::vector<TUResult> Results;
   std::map<pid_t, Running> Live;
-  size_t Next = 0, Done = 0;
+  std::vector<size_t> Pending;
+  std::map<std::string, GroupState> Groups;
+  size_t Done = 0;
   Clock::time_point Start = Clock::now(), LastDraw;
   std::string Current;
 };

@@ -2,7 +2,8 @@
 //
 // Runs translation units in worker processes, N at a time: a crash or an
 // out-of-memory in one is that unit's failure while the others finish.
-// Results come back in the order of the units, whatever -j is.
+// Units that share a preamble wait for the one that builds it. Results come
+// back in the order of the units, whatever -j is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,11 @@ struct WorkerPlan {
   /// Arguments for the worker of one unit only (after the common ones, so
   /// that they win).
   std::map<std::string, std::vector<std::string>> UnitArgs;
+  /// Units that share a precompiled preamble -> their group. The first unit
+  /// of a group to start builds the preamble (it is given BuilderArgs too);
+  /// the others wait for it while units of other groups go on.
+  std::map<std::string, std::string> PreambleGroup;
+  std::vector<std::string> BuilderArgs;
   unsigned Jobs = 1;
   bool ShowProgress = false;
 };

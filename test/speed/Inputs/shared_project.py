@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""shared_project.py OUT
+
+Writes the units of shared-preamble.test into OUT: each is the same body
+after leading directives of its own (the table below), with include/model.h,
+which keeps the graph only when KEEP_GRAPH is defined or __STRICT_ANSI__ is
+not (GNU C++), include/keep.h, which defines KEEP_GRAPH, and src/d/model.h,
+a header of the same name next to near.cpp that always keeps the graph.
+"""
+import os
+import sys
+
+MODEL = """// {what}
+#pragma once
+#include <torch/torch.h>
+#include <vector>
+
+namespace project {{
+
+inline torch::Tensor sum_all(torch::nn::Linear &m,
+                             const std::vector<torch::Tensor> &xs) {{
+  torch::Tensor {total} = torch::zeros({{}});
+  for (const auto &x : xs)
+#if {condition}
+    {total} += m(x).sum();
+#else
+    {total} += m(x).sum().detach();
+#endif
+  return {total}.detach();
+}}
+
+}} // namespace project
+"""
+
+BODY = """
+double {name}(torch::nn::Linear &m, const std::vector<torch::Tensor> &xs) {{
+  torch::Tensor t = torch::zeros({{}});
+  for (const auto &x : xs)
+    ACC(t, m(x).sum());
+  return project::sum_all(m, xs).item<double>() + t.item<double>();
+}}
+"""
+
+INCLUDES = "#include <torch/torch.h>\n#include <vector>\n"
+ACC = "#define ACC(acc, value) acc += value\n"
+LINE_TEST = "#if __LINE__ > 8\n#define KEEP_GRAPH 1\n#endif\n"
+
+# Each unit: its folder, its name, and its text up to the body.
+UNITS = [
+    ("a", "one", "// one.cpp: the first unit.\n" + INCLUDES + '#include "model.h"\n' + ACC),
+    ("b", "two",
+     "// two.cpp: the same directives as one.cpp, with comments of its own\n"
+     "// and another layout, so that every offset differs.\n\n"
+     "#include <torch/torch.h>  // LibTorch\n\n#include <vector>\n"
+     '#include "model.h"       // the project\'s model\n/* Accumulates. */\n'
+     "#define ACC(acc, value)   acc += value\n"),
+    ("c", "define", "// define.cpp: a macro defined before the first include.\n"
+     "#define KEEP_GRAPH 1\n" + INCLUDES + '#include "model.h"\n' + ACC),
+    ("a", "order1", "// order1.cpp: keep.h, then model.h.\n" + INCLUDES +
+     '#include "keep.h"\n#include "model.h"\n' + ACC),
+    ("b", "order2", "// order2.cpp: model.h, then keep.h.\n" + INCLUDES +
+     '#include "model.h"\n#include "keep.h"\n' + ACC),
+    ("a", "line_early", "// line_early.cpp: __LINE__ is small here.\n" + INCLUDES +
+     LINE_TEST + '#include "model.h"\n' + ACC),
+    ("b", "line_late", "// line_late.cpp: the same directives as line_early.cpp,\n"
+     "// further down, where __LINE__ is larger.\n" + "//\n" * 4 + INCLUDES +
+     LINE_TEST + '#include "model.h"\n' + ACC),
+    ("a", "file_one", "// file_one.cpp: its preamble expands __FILE__.\n" + INCLUDES +
+     "#pragma message(__FILE__)\n" + '#include "model.h"\n' + ACC),
+    ("b", "file_two", "// file_two.cpp: the same directives as file_one.cpp.\n" + INCLUDES +
+     "#pragma message(__FILE__)\n" + '#include "model.h"\n' + ACC),
+    ("d", "near", "// near.cpp: the same directives as one.cpp, but a model.h lies\n"
+     "// next to it.\n" + INCLUDES + '#include "model.h"\n' + ACC),
+    ("a", "flags_one", "// flags_one.cpp: ACC comes from the command line.\n" + INCLUDES +
+     '#include "model.h"\n'),
+    ("b", "flags_two", "// flags_two.cpp: the same directives as flags_one.cpp.\n" + INCLUDES +
+     '#include "model.h"\n'),
+]
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+out = sys.argv[1]
+write(os.path.join(out, "include", "model.h"), MODEL.format(
+    what="The header every unit includes: it keeps the graph when told to.",
+    total="total", condition="defined(KEEP_GRAPH) || !defined(__STRICT_ANSI__)"))
+write(os.path.join(out, "include", "keep.h"),
+      "// Included before model.h, it makes model.h keep the graph.\n"
+      "#pragma once\n#define KEEP_GRAPH 1\n")
+write(os.path.join(out, "src", "d", "model.h"), MODEL.format(
+    what="A header of the same name next to near.cpp, found before include/model.h.",
+    total="near_total", condition="1"))
+for folder, name, directives in UNITS:
+    write(os.path.join(out, "src", folder, name + ".cpp"), directives + BODY.format(name=name))
