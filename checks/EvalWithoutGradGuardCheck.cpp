@@ -130,6 +130,22 @@ bool keptAcrossIterations(const Expr *Forward, const analysis::DeclSet &Holders,
   });
 }
 
+/// Whether \p Forward, in \p Function, may run again and again: in a loop,
+/// in a function called in a loop, or in one whose callers are not all in
+/// the unit (an agent's `act()`, called by a game loop elsewhere). A shape
+/// probe run once from a constructor (`GetConvOutput`) is not.
+bool runsRepeatedly(const Expr *Forward, const FunctionDecl *Function,
+                    const analysis::CallSites &Callers, ASTContext &Ctx) {
+  if (analysis::innermostLoop(Forward, Ctx))
+    return true;
+  auto Sites = Callers.of(Function);
+  if (!Sites || Sites->empty())
+    return !Function->isMain();
+  return llvm::any_of(*Sites, [&](const CallExpr *Site) {
+    return analysis::innermostLoop(Site, Ctx) != nullptr;
+  });
+}
+
 /// The statement of the innermost block that contains \p E.
 const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(*E);
@@ -269,7 +285,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // Inside a module's own forward, the model's caller decides.
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Function))
     if (analysis::isModuleClass(MD->getParent()) &&
-        (!MD->getIdentifier() || MD->getName() == "forward"))
+        (!MD->getIdentifier() || analysis::isForwardName(MD->getName())))
       return;
   auto Known = Findings.find(Function);
   const SourceManager &SM = Ctx.getSourceManager();
@@ -290,7 +306,8 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   analysis::DeclSet Holders;
   if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !isTestBody(Function) &&
       analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx), &Holders) &&
-      !keptAcrossIterations(Forward, Holders, Ctx)) {
+      !keptAcrossIterations(Forward, Holders, Ctx) &&
+      runsRepeatedly(Forward, Function, Facts.callers(Ctx), Ctx)) {
     if (!trains(Function->getBody(), Ctx)) {
       C.Function = Function;
       C.ByUse = true;

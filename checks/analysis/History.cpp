@@ -32,7 +32,7 @@ bool isForwardCall(const Expr *E) {
   if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *MD = Call->getMethodDecl();
     if (!MD || !MD->getIdentifier() ||
-        !llvm::is_contained({"forward", "run_method"}, MD->getName()))
+        !(isForwardName(MD->getName()) || MD->getName() == "run_method"))
       return false;
     return isModuleClass(MD->getParent()) ||
            isModuleClass(recordOf(Call->getImplicitObjectArgument()->getType(),

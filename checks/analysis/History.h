@@ -89,6 +89,12 @@ struct HistoryOptions {
 /// torch::nn::ModuleHolder or AnyModule, or a class derived from one.
 bool isModuleClass(const clang::CXXRecordDecl *RD);
 
+/// Whether \p Name names a module's forward pass: `forward`, or `Forward`
+/// in code that names its methods in PascalCase.
+inline bool isForwardName(llvm::StringRef Name) {
+  return Name == "forward" || Name == "Forward";
+}
+
 /// Whether \p E runs a module's forward: `m->forward(x)`, `m(x)` through a
 /// ModuleHolder, `seq->forward(x)`, `any.forward(x)`, `jit_module.forward(...)`.
 bool isForwardCall(const clang::Expr *E);

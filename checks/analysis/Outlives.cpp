@@ -254,7 +254,7 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   // caller runs the sequences and backpropagates them.
   if (const auto *Field = dyn_cast<FieldDecl>(L.Target)) {
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(enclosingFunction(At, Ctx));
-    if (Method && Method->getIdentifier() && Method->getName() == "forward" &&
+    if (Method && Method->getIdentifier() && isForwardName(Method->getName()) &&
         Method->getParent() == Field->getParent() &&
         isModuleClass(Method->getParent()) && resetOf(L, At, Ctx))
       return true;

@@ -371,3 +371,41 @@ void train_with_side_total(torch::nn::Linear &model, torch::optim::SGD &opt,
   }
   std::printf("%f\n", total.item<double>());
 }
+
+// A shape probe run once, from the constructor: no evaluation by use.
+struct ProbedImpl : torch::nn::Module {
+  torch::nn::Linear body{4, 4};
+  int64_t width;
+  ProbedImpl() : width(output_width()) {}
+  int64_t output_width() {
+    auto probe = body(torch::zeros({1, 4}));
+    return probe.size(1);
+  }
+};
+
+// Called in a loop of the file: each call records a graph for nothing.
+float sample_action(torch::nn::Linear &policy, const torch::Tensor &state) {
+  auto logits = policy(state);
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model runs forward in evaluation code
+  return logits.argmax(-1).item<float>();
+}
+void rollout(torch::nn::Linear &policy, const std::vector<torch::Tensor> &states) {
+  for (const auto &s : states)
+    std::printf("%f\n", sample_action(policy, s));
+}
+
+// A module whose forward is spelled in PascalCase.
+struct ActorCriticImpl : torch::nn::Module {
+  torch::nn::Linear pi{4, 2};
+  torch::Tensor Forward(const torch::Tensor &x) { return pi(x).softmax(-1); }
+};
+TORCH_MODULE(ActorCritic);
+struct AcerAgent {
+  ActorCritic net;
+  float PredictAction(const torch::Tensor &state) {
+    auto probs = net->Forward(state);
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the model runs forward in evaluation code
+    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'PredictAction' is evaluation code by its name
+    return probs.multinomial(1).item<float>();
+  }
+};
