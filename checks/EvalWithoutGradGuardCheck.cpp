@@ -305,7 +305,8 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // finding.
   analysis::DeclSet Holders;
   if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !isTestBody(Function) &&
-      analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx), &Holders) &&
+      analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx), &Holders,
+                                 &History) &&
       !keptAcrossIterations(Forward, Holders, Ctx) &&
       runsRepeatedly(Forward, Function, Facts.callers(Ctx), Ctx)) {
     if (!trains(Function->getBody(), Ctx)) {
@@ -338,7 +339,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // the forward's result is evaluation code unless a caller differentiates
   // it.
   if (analysis::mayBeDifferentiated(Forward, Ctx, Facts.callers(Ctx),
-                                    /*OpaqueCallsMay=*/false))
+                                    /*OpaqueCallsMay=*/false, &History))
     return;
 
   Findings[Function] = Finding{Forward, C, &Ctx};

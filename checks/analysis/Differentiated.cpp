@@ -66,10 +66,14 @@ DeclSet storedInto(const Expr *E, ASTContext &Ctx) {
 /// Whether a return statement of \p Body returns \p E or what a holder of
 /// it computes.
 bool returnsValue(const Expr *E, const DeclSet &Holders, const Stmt *Body,
-                  const TensorSources &Sources, const ASTContext &Ctx) {
+                  const TensorSources &Sources, const ASTContext &Ctx,
+                  HistoryAnalysis *History) {
   for (const Expr *Value : returnedValues(Body)) {
-    // A number, or a value cut from the graph, takes no history out.
-    if (!holdsTensorsOrFields(Value->getType()) || cutsHistory(Value, Ctx))
+    // A number, or a value cut from the graph, takes no history out; nor
+    // does one that H knows carries none (the indices of a max(), an
+    // argmax written into a fresh tensor).
+    if (!holdsTensorsOrFields(Value->getType()) || cutsHistory(Value, Ctx) ||
+        (History && History->history(Value) == Carries::none()))
       continue;
     if (contains(Value, E))
       return true;
@@ -82,8 +86,10 @@ bool returnsValue(const Expr *E, const DeclSet &Holders, const Stmt *Body,
 
 class Question {
 public:
-  Question(ASTContext &Ctx, const CallSites &Callers, bool OpaqueCallsMay)
-      : Ctx(Ctx), Callers(Callers), OpaqueCallsMay(OpaqueCallsMay) {}
+  Question(ASTContext &Ctx, const CallSites &Callers, bool OpaqueCallsMay,
+           HistoryAnalysis *History)
+      : Ctx(Ctx), Callers(Callers), OpaqueCallsMay(OpaqueCallsMay),
+        History(History) {}
 
   bool ask(const Expr *E, unsigned Depth) {
     const FunctionDecl *Function = enclosingFunction(E, Ctx);
@@ -113,7 +119,7 @@ public:
           walkedAnywhere(D))
         return true;
     // Returned: what the callers do with it.
-    if (returnsValue(E, Holders, Body, Sources, Ctx)) {
+    if (returnsValue(E, Holders, Body, Sources, Ctx, History)) {
       // Callers outside the unit may do anything with what a function
       // returns when the unit calls it nowhere; the function asked about
       // itself is judged by the calls the unit has.
@@ -214,17 +220,20 @@ private:
   ASTContext &Ctx;
   const CallSites &Callers;
   bool OpaqueCallsMay;
+  HistoryAnalysis *History;
 };
 } // namespace
 
 bool mayBeDifferentiated(const Expr *E, ASTContext &Ctx,
-                         const CallSites &Callers, bool OpaqueCallsMay) {
-  return Question(Ctx, Callers, OpaqueCallsMay).ask(E, 0);
+                         const CallSites &Callers, bool OpaqueCallsMay,
+                         HistoryAnalysis *History) {
+  return Question(Ctx, Callers, OpaqueCallsMay, History).ask(E, 0);
 }
 
 bool callerMayDifferentiate(const CallExpr *Site, ASTContext &Ctx,
-                            const CallSites &Callers, bool OpaqueCallsMay) {
-  return Question(Ctx, Callers, OpaqueCallsMay).ask(Site, 1);
+                            const CallSites &Callers, bool OpaqueCallsMay,
+                            HistoryAnalysis *History) {
+  return Question(Ctx, Callers, OpaqueCallsMay, History).ask(Site, 1);
 }
 
 /// Whether \p D is a variable of its function's own frame: it dies when
@@ -239,7 +248,7 @@ static bool isFrameLocal(const ValueDecl *D) {
 }
 
 bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
-                      DeclSet *HoldersOut) {
+                      DeclSet *HoldersOut, HistoryAnalysis *History) {
   const FunctionDecl *Function = enclosingFunction(E, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body)
@@ -250,11 +259,11 @@ bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
     return false;
   DeclSet Holders = Sources.computedFrom(Stored);
   if (!llvm::all_of(Holders, isFrameLocal) ||
-      returnsValue(E, Holders, Body, Sources, Ctx))
+      returnsValue(E, Holders, Body, Sources, Ctx, History))
     return false;
   if (HoldersOut)
     *HoldersOut = Holders;
-  return !Question(Ctx, Callers, /*OpaqueCallsMay=*/true).ask(E, 0);
+  return !Question(Ctx, Callers, /*OpaqueCallsMay=*/true, History).ask(E, 0);
 }
 
 bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {
@@ -263,7 +272,7 @@ bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {
     return false;
   TensorSources Sources(Body);
   return returnsValue(E, Sources.computedFrom(storedInto(E, Ctx)), Body,
-                      Sources, Ctx);
+                      Sources, Ctx, /*History=*/nullptr);
 }
 
 } // namespace torch_tidy::analysis

@@ -19,17 +19,21 @@
 
 namespace torch_tidy::analysis {
 
+class HistoryAnalysis;
+
 /// Whether a backward pass may walk the history of \p E's value. With
 /// \p OpaqueCallsMay, a function whose body is not in the unit may
 /// differentiate what it is handed; otherwise only what is seen counts.
 bool mayBeDifferentiated(const clang::Expr *E, clang::ASTContext &Ctx,
-                         const CallSites &Callers, bool OpaqueCallsMay);
+                         const CallSites &Callers, bool OpaqueCallsMay,
+                         HistoryAnalysis *History = nullptr);
 
 /// Whether a backward pass may walk what the call \p Site returns: its
 /// caller, and their callers, are asked as above; a caller that the unit
 /// never calls may have callers elsewhere that do.
 bool callerMayDifferentiate(const clang::CallExpr *Site, clang::ASTContext &Ctx,
-                            const CallSites &Callers, bool OpaqueCallsMay);
+                            const CallSites &Callers, bool OpaqueCallsMay,
+                            HistoryAnalysis *History = nullptr);
 
 /// Whether \p E's history is thrown away where it is made: the value, and
 /// what is computed from it, stay in variables of its function's own frame,
@@ -38,7 +42,8 @@ bool callerMayDifferentiate(const clang::CallExpr *Site, clang::ASTContext &Ctx,
 /// `argmax`, sizes, a printout) or detached copies leave the function.
 /// \p Holders, when given, receives the variables that hold it.
 bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
-                      const CallSites &Callers, DeclSet *Holders = nullptr);
+                      const CallSites &Callers, DeclSet *Holders = nullptr,
+                      HistoryAnalysis *History = nullptr);
 
 /// Whether \p E's value (an expression of function \p Function) leaves the
 /// function through a return statement.

@@ -409,3 +409,31 @@ struct AcerAgent {
     return probs.multinomial(1).item<float>();
   }
 };
+
+// What is returned carries no history: the indices of a max, an argmax
+// written into a fresh tensor. Callers that store it change nothing.
+struct DQN {
+  torch::nn::Linear eval_net{4, 2};
+  std::vector<torch::Tensor> memory;
+  torch::Tensor choose_action(const torch::Tensor &x) {
+    torch::Tensor action, values;
+    auto q = eval_net->forward(x);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code
+    std::tie(values, action) = torch::max(q, 1);
+    return action;
+  }
+  torch::Tensor predict_classes(const torch::Tensor &x) {
+    auto out = eval_net->forward(x);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
+    torch::Tensor prediction = torch::zeros({x.size(0), 1}, torch::kLong);
+    prediction.index_put_({torch::indexing::Slice(), 0}, out.argmax(1));
+    return prediction;
+  }
+  void step(const torch::Tensor &x, torch::optim::SGD &opt) {
+    memory.push_back(choose_action(x));
+    memory.push_back(predict_classes(x));
+    auto loss = eval_net->forward(memory.front().to(torch::kFloat)).sum();
+    loss.backward();
+    opt.step();
+  }
+};
