@@ -145,6 +145,28 @@ def parse_output(output, root):
     return found, errors, tool_error
 
 
+def include_aliases(aliases, root, args):
+    """A folder of links that lets `#include "Name.h"` find the file a
+    project written on a case-insensitive file system means (`Yolo.h` for
+    `models/yolo.h`): {name as included: path from the project root}. The
+    folder lies next to the tree, never in it."""
+    if not aliases:
+        return None
+    folder = args.corpus_dir / ".include-aliases" / root.name
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, target in aliases.items():
+        link = folder / name
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            raise CannotRun(f"include alias '{name}' must be a plain relative name")
+        if not (root / target).is_file():
+            raise CannotRun(f"include alias '{name}': {target} is not in the tree")
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(root / target)
+    return folder
+
+
 def prepare_project(folder, args):
     """The project, its sites and the units to run; or, when its tree is not
     there at the pinned commit, why it is skipped."""
@@ -161,6 +183,9 @@ def prepare_project(folder, args):
     flags = torch_flags(project.get("torch", "1.13"), project.get("std", "c++17"),
                         args.libtorch2)
     flags += [f"-I{root / d}" for d in project.get("include_dirs", [])]
+    aliases = include_aliases(project.get("include_aliases", {}), root, args)
+    if aliases:
+        flags.append(f"-I{aliases}")
     flags += [f"-D{d}" for d in project.get("defines", [])]
     flags += project.get("extra_args", [])
     files = project.get("files", [])
@@ -278,6 +303,9 @@ def main():
     parser.add_argument("--tidy-arg", action="append", default=[],
                         help="extra argument for torch-tidy (repeatable)")
     args = parser.parse_args()
+    # Each file runs from its project's root: a relative path would not
+    # name the binary there.
+    args.torch_tidy = Path(args.torch_tidy).absolute()
     if not os.access(args.torch_tidy, os.X_OK):
         print(f"evaluate: no torch-tidy at {args.torch_tidy} (build it or pass --torch-tidy)",
               file=sys.stderr)
