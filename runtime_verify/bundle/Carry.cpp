@@ -91,6 +91,9 @@ SplitFlags splitIncludeFlags(const std::vector<std::string> &Flags) {
       I += F == "-working-directory";
       continue;
     }
+    if (F.starts_with("--driver-mode="))
+      continue; // added by clang's tooling to a database's command
+
     const KindSpelling *Spelling = nullptr;
     for (const KindSpelling &S : Spellings)
       if (F.starts_with(S.Flag) && (F.size() > std::strlen(S.Flag) || I + 1 < Flags.size()))

@@ -31,7 +31,9 @@ struct IncludeFlag {
 
 /// A command line's include folders, apart from its other options.
 struct SplitFlags {
-  std::vector<std::string> Options; ///< in their order; -working-directory dropped
+  /// In their order, without -working-directory and --driver-mode (which
+  /// clang's tooling adds to a compile database's commands).
+  std::vector<std::string> Options;
   std::vector<IncludeFlag> Includes;
 };
 

@@ -26,6 +26,9 @@ namespace {
 struct BundleFiles {
   std::vector<std::pair<std::string, std::string>> Texts;
   std::vector<std::pair<std::string, std::string>> Copies; ///< from -> to
+  /// Include folders, made even when empty: "../x.h" is looked up through
+  /// them.
+  std::vector<std::string> Folders;
 };
 
 llvm::Error fail(const std::string &Message) {
@@ -63,6 +66,8 @@ BundleManifest manifestFor(const BundleSettings &Settings,
     M.Programs.push_back({P.File, Folder, P.Carry.Options, P.Carry.Includes});
     for (const auto &Copy : P.Carry.Copies)
       Files.Copies.push_back(Copy);
+    for (const BundleInclude &I : P.Carry.Includes)
+      Files.Folders.push_back(I.Folder);
     for (size_t I = 0; I < P.Findings.size(); ++I) {
       const Finding &F = P.Findings[I];
       const ProbePlan &Plan = P.Plans[I];
@@ -220,6 +225,10 @@ llvm::Error writeFiles(const std::string &Root, const BundleFiles &Files) {
                                              EC.message());
     return Path;
   };
+  for (const std::string &Rel : Files.Folders)
+    if (std::error_code EC = fs::create_directories(joinPath(Root, Rel)))
+      return llvm::createStringError(EC, "cannot create " + joinPath(Root, Rel) + ": " +
+                                             EC.message());
   for (const auto &[Rel, Text] : Files.Texts) {
     llvm::Expected<std::string> Path = Prepare(Rel);
     std::string Error;

@@ -101,6 +101,9 @@ static bool checkBundleModes(VerifyOptions &O, const std::vector<std::string> &P
                          "--build, --run or --build-only");
   if (!O.SarifIn.empty())
     return refuse(Error, "--sarif goes with --judge, which has the verdicts");
+  if (!O.BuildDir.empty() && !O.CompileFlags.empty())
+    return refuse(Error, "-p BUILD takes each file's flags from BUILD/compile_commands.json; "
+                         "give no flags after --");
   return true;
 }
 
