@@ -253,12 +253,9 @@ llvm::Error writeFiles(const std::string &Root, const BundleFiles &Files) {
 /// Puts the folder \p Made in the place of \p Dir (a bundle or nothing).
 llvm::Error swapInto(const std::string &Made, const std::string &Dir) {
   std::string Old;
+  if (llvm::Error E = checkBundleFolder(Dir))
+    return E;
   if (fs::exists(Dir)) {
-    std::error_code EC;
-    bool Empty = fs::is_directory(Dir) && fs::directory_iterator(Dir, EC) == fs::directory_iterator();
-    if (!fs::exists(joinPath(Dir, layout::Manifest)) && !Empty)
-      return fail("'" + Dir + "' exists and is not a verify bundle; remove it or choose another "
-                  "folder");
     llvm::SmallString<256> Moved;
     fs::createUniquePath(Dir + ".old-%%%%%%", Moved, /*MakeAbsolute=*/false);
     Old = std::string(Moved);
@@ -273,6 +270,17 @@ llvm::Error swapInto(const std::string &Made, const std::string &Dir) {
 }
 
 } // namespace
+
+llvm::Error checkBundleFolder(const std::string &Dir) {
+  if (!fs::exists(Dir))
+    return llvm::Error::success();
+  std::error_code EC;
+  bool Empty =
+      fs::is_directory(Dir) && fs::directory_iterator(Dir, EC) == fs::directory_iterator();
+  if (Empty || fs::exists(joinPath(Dir, layout::Manifest)))
+    return llvm::Error::success();
+  return fail("'" + Dir + "' exists and is not a verify bundle; remove it or choose another folder");
+}
 
 llvm::Expected<BundleManifest> writeBundle(const std::string &Dir, const BundleSettings &Settings,
                                            const std::vector<ProgramInput> &Programs) {

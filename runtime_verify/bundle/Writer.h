@@ -38,6 +38,10 @@ struct ProgramInput {
 llvm::Expected<BundleManifest> writeBundle(const std::string &Dir, const BundleSettings &Settings,
                                            const std::vector<ProgramInput> &Programs);
 
+/// Whether \p Dir may take a bundle: it does not exist, or is empty, or
+/// holds a bundle (which is replaced).
+llvm::Error checkBundleFolder(const std::string &Dir);
+
 } // namespace torch_tidy::verify
 
 #endif

@@ -160,6 +160,8 @@ llvm::Expected<BundleManifest> makeBundle(const VerifyOptions &O, const std::str
 }
 
 int bundleMain(const VerifyOptions &O, const std::string &Self) {
+  if (llvm::Error E = checkBundleFolder(O.BundleDir))
+    return verifyError(llvm::toString(std::move(E)));
   llvm::Expected<WorkFolder> Work = WorkFolder::make(O.KeepDir);
   if (!Work)
     return verifyError(llvm::toString(Work.takeError()));
