@@ -47,17 +47,22 @@ struct BundleVariant {
   std::string Error;  ///< why this variant could not be made
 };
 
-struct BundleFinding {
-  std::string Id;       ///< "finding-<n>"
-  unsigned Program = 0; ///< index into BundleManifest::Programs
+/// What is known of a finding before it runs (the judge's verdicts carry
+/// it too).
+struct FindingFacts {
   unsigned Line = 0;
   std::string Check;
-  VerifyProbe Probe = VerifyProbe::None;
-  std::string Message;   ///< the diagnostic, to find it in a SARIF log
+  VerifyProbe Probe = VerifyProbe::None; ///< how the check's findings are watched
+  std::string Message;   ///< the diagnostic
   std::string ProbeName; ///< the probe's name in the trace
   std::string Target, Where;
   std::string Error; ///< no probe could be placed: nothing to run
   bool HasFix = false;
+};
+
+struct BundleFinding : FindingFacts {
+  std::string Id;       ///< "finding-<n>"
+  unsigned Program = 0; ///< index into BundleManifest::Programs
   std::vector<BundleVariant> Variants;
 };
 

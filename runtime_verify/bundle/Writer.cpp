@@ -20,6 +20,20 @@ namespace path = llvm::sys::path;
 // BundleCMakeHelpers (generated from runtime_verify/bundle/).
 #include "BundleFiles.inc"
 
+FindingFacts findingFacts(const Finding &F, const ProbePlan &P) {
+  FindingFacts B;
+  B.Line = F.Line;
+  B.Check = F.Check;
+  B.Probe = F.Probe;
+  B.Message = F.Message;
+  B.ProbeName = P.ProbeName;
+  B.Target = P.Target;
+  B.Where = P.Where;
+  B.Error = P.Error;
+  B.HasFix = !F.Fix.empty();
+  return B;
+}
+
 namespace {
 
 /// A bundle's files before they are written, by their path in the bundle.
@@ -72,17 +86,9 @@ BundleManifest manifestFor(const BundleSettings &Settings,
       const Finding &F = P.Findings[I];
       const ProbePlan &Plan = P.Plans[I];
       BundleFinding B;
+      static_cast<FindingFacts &>(B) = findingFacts(F, Plan);
       B.Id = "finding-" + std::to_string(M.Findings.size() + 1);
       B.Program = static_cast<unsigned>(K);
-      B.Line = F.Line;
-      B.Check = F.Check;
-      B.Probe = F.Probe;
-      B.Message = F.Message;
-      B.ProbeName = Plan.ProbeName;
-      B.Target = Plan.Target;
-      B.Where = Plan.Where;
-      B.Error = Plan.Error;
-      B.HasFix = !F.Fix.empty();
       if (B.Error.empty())
         addVariants(P, F, Plan, B, Files);
       M.Findings.push_back(std::move(B));

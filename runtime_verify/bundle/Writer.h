@@ -31,6 +31,9 @@ struct ProgramInput {
   std::vector<ProbePlan> Plans; ///< one per finding
 };
 
+/// What is known of finding \p F with probe \p P before it runs.
+FindingFacts findingFacts(const Finding &F, const ProbePlan &P);
+
 /// Writes the bundle of \p Programs to \p Dir and returns its manifest. The
 /// bundle is made in a new folder next to \p Dir and renamed into place, so
 /// that \p Dir holds a whole bundle or none; a bundle already there is

@@ -119,7 +119,7 @@ llvm::Expected<Judgement> judgeBundle(const std::string &Dir, double MemoryLimit
   std::string Common = commonFailure(Dir);
   for (const BundleFinding &F : J.Manifest.Findings) {
     HasFindings[F.Program] = true;
-    FindingResult R = FindingResult::of(J.Manifest, F);
+    FindingResult R = FindingResult::of(J.Manifest.fileOf(F), F);
     if (R.Error.empty() && !Common.empty())
       R.Error = Common;
     if (R.Error.empty()) {

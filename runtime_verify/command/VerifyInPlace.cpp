@@ -6,6 +6,7 @@
 
 #include "base/Paths.h"
 #include "base/Process.h"
+#include "runtime_verify/bundle/Writer.h"
 #include "runtime_verify/instrument/Findings.h"
 #include "runtime_verify/instrument/Instrumenter.h"
 #include "runtime_verify/instrument/Journal.h"
@@ -114,7 +115,7 @@ int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
   InPlaceJournal Journal;
   if (llvm::Error E = Journal.begin(O.BuildDir, File))
     return verifyError(llvm::toString(std::move(E)));
-  FindingResult Result = FindingResult::of(O.File, *F, Probe);
+  FindingResult Result = FindingResult::of(O.File, findingFacts(*F, Probe));
   Result.Original = runVariant(O, Journal, Work->path(), "original",
                                applyInsertions(Code, Edits), *F, Probe);
   if (Result.HasFix && Result.Original.Ran)

@@ -5,33 +5,6 @@
 
 namespace torch_tidy::verify {
 
-FindingResult FindingResult::of(const std::string &File, const Finding &F,
-                                const ProbePlan &P) {
-  FindingResult R;
-  R.File = File;
-  R.Line = F.Line;
-  R.Check = F.Check;
-  R.Probe = F.Probe;
-  R.Target = P.Target;
-  R.Where = P.Where;
-  R.HasFix = !F.Fix.empty();
-  R.Error = P.Error;
-  return R;
-}
-
-FindingResult FindingResult::of(const BundleManifest &M, const BundleFinding &F) {
-  FindingResult R;
-  R.File = M.fileOf(F);
-  R.Line = F.Line;
-  R.Check = F.Check;
-  R.Probe = F.Probe;
-  R.Target = F.Target;
-  R.Where = F.Where;
-  R.HasFix = F.HasFix;
-  R.Error = F.Error;
-  return R;
-}
-
 std::string verdictOf(const FindingResult &R) {
   if (!R.Error.empty() || !R.Original.Ran)
     return "could not run";

@@ -36,22 +36,18 @@ struct VariantResult {
   }
 };
 
-struct FindingResult {
-  std::string File; ///< as the user named it
-  unsigned Line = 0;
-  std::string Check;
-  VerifyProbe Probe = VerifyProbe::None; ///< how the check's findings are watched
-  std::string Error; ///< could not run at all
-  std::string Target, Where;
+struct FindingResult : FindingFacts {
+  std::string File; ///< as verdicts name it
   VariantResult Original;
-  bool HasFix = false;
   VariantResult Fixed;
 
-  /// What is known of finding \p F in \p File (as the user named it) before
-  /// it runs; Error is set when its probe \p P could not be placed.
-  static FindingResult of(const std::string &File, const Finding &F, const ProbePlan &P);
-  /// The same for finding \p F of a bundle.
-  static FindingResult of(const BundleManifest &M, const BundleFinding &F);
+  /// Finding \p F in \p File, before it runs.
+  static FindingResult of(const std::string &File, const FindingFacts &F) {
+    FindingResult R;
+    static_cast<FindingFacts &>(R) = F;
+    R.File = File;
+    return R;
+  }
 };
 
 /// "confirmed", "not confirmed" or "could not run".
