@@ -5,6 +5,8 @@
 #include "base/Paths.h"
 #include "base/Process.h"
 
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
 
 namespace torch_tidy::verify {
@@ -59,6 +61,31 @@ llvm::Expected<std::vector<Finding>> analyse(const AnalysisRequest &Request,
         "the analysis of " + Request.ShownName + " failed (" + R.describe() +
             (Request.ShowLog ? "; log: " + Log : "") + ")");
   return readFindings(Yaml, Request.File, Code);
+}
+
+/// The compile command's flags for File, without the compiler, the file
+/// and the output.
+llvm::Expected<std::vector<std::string>> flagsFromDatabase(const std::string &BuildDir,
+                                                           const std::string &File) {
+  std::string Error;
+  auto DB = clang::tooling::JSONCompilationDatabase::loadFromDirectory(BuildDir, Error);
+  if (!DB)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), Error);
+  std::vector<clang::tooling::CompileCommand> Commands = DB->getCompileCommands(File);
+  if (Commands.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   File + " is not in " + BuildDir + "/compile_commands.json");
+  const clang::tooling::CompileCommand &C = Commands.front();
+  std::vector<std::string> Args = clang::tooling::getClangStripOutputAdjuster()(C.CommandLine, File);
+  Args = clang::tooling::getClangStripDependencyFileAdjuster()(Args, File);
+  std::vector<std::string> Flags = {"-working-directory=" + C.Directory};
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    if (A == "-c" || A == C.Filename || A == File || A == "--")
+      continue;
+    Flags.push_back(Args[I]);
+  }
+  return Flags;
 }
 
 } // namespace torch_tidy::verify

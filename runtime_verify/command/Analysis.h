@@ -51,6 +51,11 @@ struct AnalysisRequest {
 llvm::Expected<std::vector<Finding>> analyse(const AnalysisRequest &Request,
                                              llvm::StringRef Code);
 
+/// The flags \p BuildDir's compile_commands.json gives \p File, without the
+/// compiler, the file and the output; -working-directory= first.
+llvm::Expected<std::vector<std::string>> flagsFromDatabase(const std::string &BuildDir,
+                                                           const std::string &File);
+
 } // namespace torch_tidy::verify
 
 #endif

@@ -6,13 +6,12 @@
 
 #include "base/Paths.h"
 #include "base/Process.h"
+#include "runtime_verify/bundle/Writer.h"
 #include "runtime_verify/instrument/Findings.h"
 #include "runtime_verify/instrument/Instrumenter.h"
 #include "runtime_verify/instrument/Journal.h"
 #include "runtime_verify/instrument/ProgramBuild.h"
 
-#include "clang/Tooling/ArgumentsAdjusters.h"
-#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -21,31 +20,6 @@
 namespace torch_tidy::verify {
 
 namespace fs = llvm::sys::fs;
-
-/// The compile command's flags for File, without the compiler, the file
-/// and the output.
-static llvm::Expected<std::vector<std::string>> flagsFromDatabase(const std::string &BuildDir,
-                                                                  const std::string &File) {
-  std::string Error;
-  auto DB = clang::tooling::JSONCompilationDatabase::loadFromDirectory(BuildDir, Error);
-  if (!DB)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), Error);
-  std::vector<clang::tooling::CompileCommand> Commands = DB->getCompileCommands(File);
-  if (Commands.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   File + " is not in " + BuildDir + "/compile_commands.json");
-  const clang::tooling::CompileCommand &C = Commands.front();
-  std::vector<std::string> Args = clang::tooling::getClangStripOutputAdjuster()(C.CommandLine, File);
-  Args = clang::tooling::getClangStripDependencyFileAdjuster()(Args, File);
-  std::vector<std::string> Flags = {"-working-directory=" + C.Directory};
-  for (size_t I = 1; I < Args.size(); ++I) {
-    llvm::StringRef A = Args[I];
-    if (A == "-c" || A == C.Filename || A == File || A == "--")
-      continue;
-    Flags.push_back(Args[I]);
-  }
-  return Flags;
-}
 
 /// Where the probe's code comes from in the user's build: the header, with
 /// its implementation, included by the instrumented file itself.
@@ -93,8 +67,8 @@ static VariantResult runVariant(const VerifyOptions &O, InPlaceJournal &Journal,
     V.Error = "the build command " + Built.describe();
     return V;
   }
-  return runAndMeasure({"/bin/sh", "-c", O.RunCommand}, joinPath(WorkDir, Name + ".jsonl"),
-                       Probe.ProbeName, F.Probe, O, joinPath(WorkDir, Name + "-run.log"));
+  return runAndMeasure({"/bin/sh", "-c", O.RunCommand}, joinPath(WorkDir, Name),
+                       Probe.ProbeName, F.Probe, O);
 }
 
 int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
@@ -141,7 +115,7 @@ int verifyInPlace(const VerifyOptions &O, const std::string &Self) {
   InPlaceJournal Journal;
   if (llvm::Error E = Journal.begin(O.BuildDir, File))
     return verifyError(llvm::toString(std::move(E)));
-  FindingResult Result = FindingResult::of(O.File, *F, Probe);
+  FindingResult Result = FindingResult::of(O.File, findingFacts(*F, Probe));
   Result.Original = runVariant(O, Journal, Work->path(), "original",
                                applyInsertions(Code, Edits), *F, Probe);
   if (Result.HasFix && Result.Original.Ran)

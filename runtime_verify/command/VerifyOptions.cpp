@@ -3,7 +3,9 @@
 
 #include "runtime_verify/instrument/Findings.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace torch_tidy::verify {
@@ -29,10 +31,16 @@ static std::string wrap(llvm::StringRef Text, size_t Width) {
 }
 
 std::string verifyUsage() {
-  return "usage: torch-tidy verify FILE.cpp [--line N] [--iterations N] [--warmup N]\n"
+  return "usage: torch-tidy verify FILE.cpp... [--line N] [--iterations N] [--warmup N]\n"
          "                         [--timeout S] [--repeat N] [--torch-dir DIR]\n"
          "                         [--format text|json] [--cache-dir DIR] [--cxx PATH]\n"
-         "                         [--keep DIR] -- COMPILE_FLAGS\n"
+         "                         [--keep DIR] [--device cuda|cpu|auto] [--memory-limit BYTES]\n"
+         "                         [--sarif IN --export-sarif OUT] -- COMPILE_FLAGS\n"
+         "       torch-tidy verify --bundle DIR FILE.cpp... [-p BUILD] [--line N] [--iterations N]\n"
+         "                         [--warmup N] [--timeout S] [--repeat N] [--torch-dir DIR]\n"
+         "                         [-- COMPILE_FLAGS]\n"
+         "       torch-tidy verify --judge DIR [--format text|json] [--memory-limit BYTES]\n"
+         "                         [--sarif IN --export-sarif OUT]\n"
          "       torch-tidy verify -p BUILD --build 'CMD' --run 'CMD' FILE:LINE\n"
          "                         [--iterations N] [--warmup N] [--timeout S] [--format text|json]\n"
          "       torch-tidy verify --build-only FILE.cpp -o PROGRAM [--torch-dir DIR] -- COMPILE_FLAGS\n"
@@ -40,6 +48,9 @@ std::string verifyUsage() {
          wrap("Runs the loop of each growth finding (" + verifiableChecksList() +
                   ") with a probe, then again with the finding's fix-it applied, and "
                   "reports the autograd nodes and tensor bytes each iteration keeps. "
+                  "--bundle writes the instrumented programs, their build and a run script "
+                  "to DIR, to run where LibTorch is (DIR/run, no LLVM needed); --judge reads "
+                  "what that run left and prints the same verdicts. "
                   "Exit status: 0 nothing confirmed, 1 a finding confirmed, 2 verify "
                   "could not do its job.",
               74);
@@ -49,35 +60,160 @@ static bool parseUnsigned(llvm::StringRef Text, unsigned &Out) {
   return !Text.getAsInteger(10, Out);
 }
 
-/// The one input and what goes with each way of running verify.
+/// "80000000000", "80G", "80GB", "76GiB", "512Mi": bytes, with a decimal
+/// (K, M, G, T) or binary (Ki, Mi, Gi, Ti) multiple.
+static bool parseBytes(llvm::StringRef Text, double &Out) {
+  llvm::StringRef Digits = Text.take_while(llvm::isDigit);
+  llvm::StringRef Unit = Text.drop_front(Digits.size());
+  uint64_t N = 0;
+  if (Digits.empty() || Digits.getAsInteger(10, N) || N == 0)
+    return false;
+  Unit.consume_back("B");
+  bool Binary = Unit.consume_back("i");
+  size_t Power = llvm::StringRef("KMGT").find(Unit);
+  if (Unit.size() > 1 || (Unit.empty() && Binary) || (!Unit.empty() && Power == llvm::StringRef::npos))
+    return false;
+  Out = static_cast<double>(N);
+  for (size_t I = 0; !Unit.empty() && I <= Power; ++I)
+    Out *= Binary ? 1024.0 : 1000.0;
+  return true;
+}
+
+/// The one line an option in the wrong mode gets.
+static bool refuse(std::string &Error, const std::string &Message) {
+  Error = Message;
+  return false;
+}
+
+/// What goes with --judge and --bundle.
+static bool checkBundleModes(VerifyOptions &O, const std::vector<std::string> &Positional,
+                             std::string &Error) {
+  bool InPlace = !O.BuildCommand.empty() || !O.RunCommand.empty();
+  if (!O.JudgeDir.empty()) {
+    if (!O.BundleDir.empty() || InPlace || !O.BuildDir.empty() || O.BuildOnly)
+      return refuse(Error, "--judge DIR goes with --format, --memory-limit and --sarif only");
+    if (!Positional.empty())
+      return refuse(Error, "--judge DIR takes no input file (the bundle names its programs)");
+    return true;
+  }
+  if (InPlace || O.BuildOnly)
+    return refuse(Error, "--bundle DIR writes programs to run elsewhere: it does not go with "
+                         "--build, --run or --build-only");
+  if (!O.SarifIn.empty())
+    return refuse(Error, "--sarif goes with --judge, which has the verdicts");
+  if (!O.BuildDir.empty() && !O.CompileFlags.empty())
+    return refuse(Error, "-p BUILD takes each file's flags from BUILD/compile_commands.json; "
+                         "give no flags after --");
+  return true;
+}
+
+/// The input files and what goes with each way of running verify.
 static bool checkModes(VerifyOptions &O, const std::vector<std::string> &Positional,
                        std::string &Error) {
-  if (Positional.size() != 1) {
-    Error = Positional.empty() ? "no input file" : "more than one input file";
-    return false;
-  }
-  O.File = Positional.front();
-  bool InPlace = !O.BuildDir.empty() || !O.BuildCommand.empty() || !O.RunCommand.empty();
-  if (InPlace) {
-    if (O.BuildDir.empty() || O.BuildCommand.empty() || O.RunCommand.empty()) {
-      Error = "-p BUILD, --build 'CMD' and --run 'CMD' go together";
+  if (O.SarifIn.empty() != O.SarifOut.empty())
+    return refuse(Error, "--sarif IN and --export-sarif OUT go together");
+  if (!O.JudgeDir.empty() || !O.BundleDir.empty()) {
+    if (!checkBundleModes(O, Positional, Error))
       return false;
-    }
+    if (!O.JudgeDir.empty())
+      return true;
+  }
+  if (Positional.empty())
+    return refuse(Error, "no input file");
+  O.Files = Positional;
+  O.File = Positional.front();
+  bool InPlace = !O.BuildCommand.empty() || !O.RunCommand.empty() ||
+                 (!O.BuildDir.empty() && O.BundleDir.empty());
+  if ((InPlace || O.BuildOnly) && Positional.size() > 1)
+    return refuse(Error, "more than one input file");
+  if (O.Line && Positional.size() > 1)
+    return refuse(Error, "--line N goes with one input file");
+  if (InPlace) {
+    if (O.BuildDir.empty() || O.BuildCommand.empty() || O.RunCommand.empty())
+      return refuse(Error, "-p BUILD, --build 'CMD' and --run 'CMD' go together (or -p BUILD "
+                           "with --bundle DIR)");
     auto [Path, LineText] = llvm::StringRef(O.File).rsplit(':');
     unsigned Line = 0;
-    if (LineText.empty() || !parseUnsigned(LineText, Line) || Line == 0) {
-      Error = "in-place mode needs FILE:LINE, got '" + O.File + "'";
-      return false;
-    }
+    if (LineText.empty() || !parseUnsigned(LineText, Line) || Line == 0)
+      return refuse(Error, "in-place mode needs FILE:LINE, got '" + O.File + "'");
     O.File = Path.str();
+    O.Files = {O.File};
     O.Line = Line;
   }
-  if (O.BuildOnly && O.Output.empty()) {
-    Error = "--build-only needs -o PROGRAM";
-    return false;
+  if (O.BuildOnly && O.Output.empty())
+    return refuse(Error, "--build-only needs -o PROGRAM");
+  return true;
+}
+
+namespace {
+
+/// One option of verify's command line.
+struct OptionRow {
+  const char *Name;
+  enum { Count, Text, Bytes, Flag } Kind;
+  unsigned VerifyOptions::*CountField; ///< Count: where it goes
+  unsigned Min;                        ///< Count: the least value
+  std::string VerifyOptions::*TextField;
+  const char *Choices; ///< Text: the values allowed ("a|b"), or null
+};
+
+using V = VerifyOptions;
+const OptionRow OptionTable[] = {
+    {"--line", OptionRow::Count, &V::Line, 1, nullptr, nullptr},
+    {"--iterations", OptionRow::Count, &V::Iterations, 3, nullptr, nullptr},
+    {"--warmup", OptionRow::Count, &V::Warmup, 0, nullptr, nullptr},
+    {"--timeout", OptionRow::Count, &V::Timeout, 1, nullptr, nullptr},
+    {"--repeat", OptionRow::Count, &V::Repeat, 1, nullptr, nullptr},
+    {"--torch-dir", OptionRow::Text, nullptr, 0, &V::TorchDir, nullptr},
+    {"--cache-dir", OptionRow::Text, nullptr, 0, &V::CacheDir, nullptr},
+    {"--cxx", OptionRow::Text, nullptr, 0, &V::Compiler, nullptr},
+    {"--keep", OptionRow::Text, nullptr, 0, &V::KeepDir, nullptr},
+    {"--format", OptionRow::Text, nullptr, 0, &V::Format, "text|json"},
+    {"--device", OptionRow::Text, nullptr, 0, &V::Device, "cuda|cpu|auto"},
+    {"--memory-limit", OptionRow::Bytes, nullptr, 0, nullptr, nullptr},
+    {"--sarif", OptionRow::Text, nullptr, 0, &V::SarifIn, nullptr},
+    {"--export-sarif", OptionRow::Text, nullptr, 0, &V::SarifOut, nullptr},
+    {"--bundle", OptionRow::Text, nullptr, 0, &V::BundleDir, nullptr},
+    {"--judge", OptionRow::Text, nullptr, 0, &V::JudgeDir, nullptr},
+    {"-p", OptionRow::Text, nullptr, 0, &V::BuildDir, nullptr},
+    {"--build", OptionRow::Text, nullptr, 0, &V::BuildCommand, nullptr},
+    {"--run", OptionRow::Text, nullptr, 0, &V::RunCommand, nullptr},
+    {"-o", OptionRow::Text, nullptr, 0, &V::Output, nullptr},
+    {"--build-only", OptionRow::Flag, nullptr, 0, nullptr, nullptr},
+};
+
+/// Stores \p Value for option \p Row; false with \p Error set when it is
+/// not a value the option takes.
+bool store(const OptionRow &Row, llvm::StringRef Value, VerifyOptions &O, std::string &Error) {
+  std::string Invalid = "invalid value '" + Value.str() + "' for " + Row.Name;
+  switch (Row.Kind) {
+  case OptionRow::Count:
+    if (!parseUnsigned(Value, O.*Row.CountField) || O.*Row.CountField < Row.Min)
+      return refuse(Error, Invalid);
+    return true;
+  case OptionRow::Bytes:
+    if (!parseBytes(Value, O.MemoryLimit))
+      return refuse(Error, Invalid + " (bytes, or a number with K, M, G, Ki, Mi, Gi)");
+    return true;
+  case OptionRow::Text: {
+    llvm::SmallVector<llvm::StringRef, 4> Allowed;
+    if (Row.Choices)
+      llvm::StringRef(Row.Choices).split(Allowed, '|');
+    if (Row.Choices && !llvm::is_contained(Allowed, Value)) {
+      std::string Choices = llvm::join(llvm::ArrayRef(Allowed).drop_back(), ", ");
+      return refuse(Error, Invalid + " (" + Choices + " or " + Allowed.back().str() + ")");
+    }
+    O.*Row.TextField = Value.str();
+    return true;
+  }
+  case OptionRow::Flag:
+    O.BuildOnly = true;
+    return true;
   }
   return true;
 }
+
+} // namespace
 
 bool parseVerifyOptions(int Argc, const char **Argv, VerifyOptions &O, std::string &Error) {
   std::vector<std::string> Positional;
@@ -95,76 +231,20 @@ bool parseVerifyOptions(int Argc, const char **Argv, VerifyOptions &O, std::stri
       std::tie(Name, Value) = A.split('=');
       HasInline = true;
     }
-    auto Next = [&](llvm::StringRef &V) {
-      if (HasInline) {
-        V = Value;
-        return true;
-      }
-      if (I + 1 >= Argc) {
-        Error = "missing value after " + Name.str();
-        return false;
-      }
-      V = Argv[++I];
-      return true;
-    };
-    auto Number = [&](unsigned &Out, unsigned Min) {
-      llvm::StringRef V;
-      if (!Next(V))
-        return false;
-      if (!parseUnsigned(V, Out) || Out < Min) {
-        Error = "invalid value '" + V.str() + "' for " + Name.str();
-        return false;
-      }
-      return true;
-    };
-    auto Text = [&](std::string &Out) {
-      llvm::StringRef V;
-      if (!Next(V))
-        return false;
-      Out = V.str();
-      return true;
-    };
-    bool Ok = true;
-    if (Name == "--line")
-      Ok = Number(O.Line, 1);
-    else if (Name == "--iterations")
-      Ok = Number(O.Iterations, 3);
-    else if (Name == "--warmup")
-      Ok = Number(O.Warmup, 0);
-    else if (Name == "--timeout")
-      Ok = Number(O.Timeout, 1);
-    else if (Name == "--repeat")
-      Ok = Number(O.Repeat, 1);
-    else if (Name == "--torch-dir")
-      Ok = Text(O.TorchDir);
-    else if (Name == "--cache-dir")
-      Ok = Text(O.CacheDir);
-    else if (Name == "--cxx")
-      Ok = Text(O.Compiler);
-    else if (Name == "--keep")
-      Ok = Text(O.KeepDir);
-    else if (Name == "--format") {
-      Ok = Text(O.Format);
-      if (Ok && O.Format != "text" && O.Format != "json") {
-        Error = "invalid value '" + O.Format + "' for --format (text or json)";
-        Ok = false;
-      }
-    } else if (Name == "-p")
-      Ok = Text(O.BuildDir);
-    else if (Name == "--build")
-      Ok = Text(O.BuildCommand);
-    else if (Name == "--run")
-      Ok = Text(O.RunCommand);
-    else if (Name == "--build-only" && !HasInline)
-      O.BuildOnly = true;
-    else if (Name == "-o")
-      Ok = Text(O.Output);
-    else if (A.starts_with("-") && A != "-") {
-      Error = "unknown option '" + A.str() + "'";
-      Ok = false;
-    } else
+    const OptionRow *Row = llvm::find_if(
+        OptionTable, [&](const OptionRow &R) { return Name == R.Name; });
+    if (Row == std::end(OptionTable) || (Row->Kind == OptionRow::Flag && HasInline)) {
+      if (A.starts_with("-") && A != "-")
+        return refuse(Error, "unknown option '" + A.str() + "'");
       Positional.push_back(A.str());
-    if (!Ok)
+      continue;
+    }
+    if (Row->Kind != OptionRow::Flag && !HasInline) {
+      if (I + 1 >= Argc)
+        return refuse(Error, "missing value after " + Name.str());
+      Value = Argv[++I];
+    }
+    if (!store(*Row, Value, O, Error))
       return false;
   }
   return checkModes(O, Positional, Error);

@@ -8,7 +8,8 @@
 namespace torch_tidy::verify {
 
 struct VerifyOptions {
-  std::string File;
+  std::string File;               ///< the first of Files
+  std::vector<std::string> Files; ///< the programs (one in the other modes)
   unsigned Line = 0; ///< 0: every finding
   unsigned Iterations = 30;
   unsigned Warmup = 5;
@@ -18,7 +19,13 @@ struct VerifyOptions {
   std::string CacheDir;
   std::string Compiler;
   std::string Format = "text";
-  std::string KeepDir; ///< keep the instrumented copies here
+  std::string KeepDir; ///< keep the bundle and the logs here
+  std::string Device = "auto"; ///< cuda, cpu or auto: where the programs run
+  double MemoryLimit = 0;      ///< bytes, for the out-of-memory estimate; 0: the GPU's
+  std::string SarifIn, SarifOut; ///< a SARIF log to mark the verdicts in, and where
+  // Bundles: the static half alone, and judging what a bundle's run left.
+  std::string BundleDir;
+  std::string JudgeDir;
   // Building a hand-probed program only.
   bool BuildOnly = false;
   std::string Output;

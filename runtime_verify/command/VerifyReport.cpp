@@ -5,20 +5,6 @@
 
 namespace torch_tidy::verify {
 
-FindingResult FindingResult::of(const std::string &File, const Finding &F,
-                                const ProbePlan &P) {
-  FindingResult R;
-  R.File = File;
-  R.Line = F.Line;
-  R.Check = F.Check;
-  R.Probe = F.Probe;
-  R.Target = P.Target;
-  R.Where = P.Where;
-  R.HasFix = !F.Fix.empty();
-  R.Error = P.Error;
-  return R;
-}
-
 std::string verdictOf(const FindingResult &R) {
   if (!R.Error.empty() || !R.Original.Ran)
     return "could not run";
@@ -43,7 +29,10 @@ void printText(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results)
       continue;
     }
     OS << Verdict << ": " << describeFigures(R.Probe, R.Original.Figures, true)
-       << runsNote(R.Original) << "; with fix: ";
+       << runsNote(R.Original);
+    if (R.Original.OutOfMemoryAfter)
+      OS << "; " << describeOutOfMemory(*R.Original.OutOfMemoryAfter, R.Original.MemoryLimit);
+    OS << "; with fix: ";
     if (!R.HasFix)
       OS << "no fix-it to apply";
     else if (!R.Fixed.Ran)
@@ -55,23 +44,31 @@ void printText(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results)
   }
 }
 
-static llvm::json::Value variantJson(const VariantResult &V) {
+llvm::json::Value variantJson(const VariantResult &V) {
   if (!V.Ran)
     return llvm::json::Object{{"ran", false}, {"error", V.Error}};
   const GrowthFigures &F = V.Figures;
   llvm::json::Array Runs;
   for (bool B : V.RepeatVerdicts)
     Runs.push_back(B);
-  return llvm::json::Object{{"ran", true},
-                            {"confirmed", V.Confirmed},
-                            {"nodes_per_iter", F.NodesPerIter},
-                            {"nodes_per_sample", F.NodesPerSample},
-                            {"bytes_per_iter", F.bytesPerIter()},
-                            {"cpu_bytes_per_iter", F.CpuBytesPerIter},
-                            {"cuda_bytes_per_iter", F.CudaBytesPerIter},
-                            {"devices", F.Devices},
-                            {"samples", F.Samples},
-                            {"run_verdicts", std::move(Runs)}};
+  llvm::json::Object O{{"ran", true},
+                       {"confirmed", V.Confirmed},
+                       {"nodes_per_iter", F.NodesPerIter},
+                       {"nodes_per_sample", F.NodesPerSample},
+                       {"bytes_per_iter", F.bytesPerIter()},
+                       {"cpu_bytes_per_iter", F.CpuBytesPerIter},
+                       {"cuda_bytes_per_iter", F.CudaBytesPerIter},
+                       {"cuda_bytes_held", F.CudaBytesHeld},
+                       {"devices", F.Devices},
+                       {"samples", F.Samples},
+                       {"run_verdicts", std::move(Runs)}};
+  if (!V.RunSeconds.empty())
+    O["run_seconds"] = llvm::json::Array(V.RunSeconds);
+  if (V.OutOfMemoryAfter) {
+    O["out_of_memory_after_iterations"] = *V.OutOfMemoryAfter;
+    O["memory_limit_bytes"] = V.MemoryLimit;
+  }
+  return O;
 }
 
 void printJson(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results) {
@@ -90,11 +87,14 @@ void printJson(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results)
 }
 
 void printResults(llvm::raw_ostream &OS, const std::vector<FindingResult> &Results,
-                  llvm::StringRef Format) {
-  if (Format == "json")
+                  llvm::StringRef Format, const std::vector<std::string> &WithoutFindings) {
+  if (Format == "json") {
     printJson(OS, Results);
-  else
-    printText(OS, Results);
+    return;
+  }
+  printText(OS, Results);
+  for (const std::string &File : WithoutFindings)
+    OS << File << ": no growth finding to verify\n";
 }
 
 int verifyError(const std::string &Message) {

@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
@@ -13,32 +14,75 @@
 namespace torch_tidy {
 namespace verify {
 
+static llvm::Error damaged(const std::string &Path, size_t Line, const std::string &What) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "the trace " + Path + " is damaged: line " +
+                                     std::to_string(Line) + " " + What);
+}
+
+/// The sample of probe \p Name that line \p Number (\p Text) of the trace
+/// holds, if it is one of that probe's; \p Expected is its index.
+static llvm::Expected<std::optional<ProbeSample>>
+parseSample(const std::string &Path, size_t Number, llvm::StringRef Text, const std::string &Name,
+            size_t Expected) {
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return damaged(Path, Number, "is not a probe sample");
+  }
+  const llvm::json::Object *O = V->getAsObject();
+  std::optional<llvm::StringRef> Probe = O ? O->getString("probe") : std::nullopt;
+  if (!Probe)
+    return damaged(Path, Number, "is not a probe sample");
+  if (*Probe != Name)
+    return std::nullopt;
+  ProbeSample S;
+  for (auto [Field, Out] : {std::pair<const char *, double *>{"nodes", &S.Nodes},
+                            {"cpu_bytes", &S.CpuBytes},
+                            {"cuda_bytes", &S.CudaBytes}}) {
+    std::optional<double> N = O->getNumber(Field);
+    if (!N || *N < 0)
+      return damaged(Path, Number, std::string("has no count '") + Field + "'");
+    *Out = *N;
+  }
+  if (O->getInteger("sample") != static_cast<int64_t>(Expected))
+    return damaged(Path, Number,
+                   "is not sample " + std::to_string(Expected) + " (samples are missing)");
+  if (const llvm::json::Array *Devices = O->getArray("devices"))
+    for (const llvm::json::Value &D : *Devices)
+      if (auto Str = D.getAsString())
+        S.Devices.push_back(Str->str());
+  return S;
+}
+
 llvm::Expected<std::vector<ProbeSample>> readTrace(const std::string &Path,
                                                    const std::string &Name) {
   std::vector<ProbeSample> Samples;
+  if (!llvm::sys::fs::exists(Path))
+    return Samples; // no sample was taken
   auto Buffer = llvm::MemoryBuffer::getFile(Path);
   if (!Buffer)
-    return Samples; // no sample was taken
+    return llvm::createStringError(Buffer.getError(), "cannot read the trace " + Path + ": " +
+                                                          Buffer.getError().message());
+  llvm::StringRef Text = (*Buffer)->getBuffer();
   llvm::SmallVector<llvm::StringRef, 64> Lines;
-  (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef Line : Lines) {
-    llvm::Expected<llvm::json::Value> V = llvm::json::parse(Line);
-    if (!V) {
-      llvm::consumeError(V.takeError());
-      continue; // a line cut short by a crash
-    }
-    const llvm::json::Object *O = V->getAsObject();
-    if (!O || O->getString("probe") != llvm::StringRef(Name))
+  Text.split(Lines, '\n');
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    if (Lines[I].trim().empty())
       continue;
-    ProbeSample S;
-    S.Nodes = O->getNumber("nodes").value_or(0);
-    S.CpuBytes = O->getNumber("cpu_bytes").value_or(0);
-    S.CudaBytes = O->getNumber("cuda_bytes").value_or(0);
-    if (const llvm::json::Array *Devices = O->getArray("devices"))
-      for (const llvm::json::Value &D : *Devices)
-        if (auto Str = D.getAsString())
-          S.Devices.push_back(Str->str());
-    Samples.push_back(std::move(S));
+    llvm::Expected<std::optional<ProbeSample>> S =
+        parseSample(Path, I + 1, Lines[I], Name, Samples.size());
+    if (!S) {
+      // The probe ends each sample with a newline: a last line without one
+      // was cut short by a crash, and is not a sample.
+      if (I + 1 == Lines.size()) {
+        llvm::consumeError(S.takeError());
+        break;
+      }
+      return S.takeError();
+    }
+    if (*S)
+      Samples.push_back(std::move(**S));
   }
   return Samples;
 }
@@ -74,6 +118,7 @@ GrowthFigures measureGrowth(const std::vector<ProbeSample> &Samples, unsigned Wa
   F.CpuBytesPerIter = theilSenSlope(Cpu);
   F.CudaBytesPerIter = theilSenSlope(Cuda);
   F.NodesPerSample = median(Nodes);
+  F.CudaBytesHeld = Cuda.empty() ? 0 : Cuda.back();
   std::vector<std::string> Names(Devices.begin(), Devices.end());
   F.Devices = Names.empty() ? "no tensor" : llvm::join(Names, ", ");
   return F;
@@ -93,16 +138,21 @@ static std::string number(const char *Format, double V) {
   return Buf;
 }
 
+/// "512 B", "16.6 KB", "141.0 GB" (powers of 1000).
+static std::string formatSize(double A) {
+  if (A < 1000)
+    return number("%.0f", A) + " B";
+  if (A < 1e6)
+    return number("%.1f", A / 1e3) + " KB";
+  if (A < 1e9)
+    return number("%.1f", A / 1e6) + " MB";
+  return number("%.1f", A / 1e9) + " GB";
+}
+
 std::string formatBytes(double B) {
   if (std::fabs(B) < ByteNoiseFloor)
     B = 0; // below the noise floor
-  std::string Sign = B < 0 ? "-" : "+";
-  double A = std::fabs(B);
-  if (A < 1000)
-    return Sign + number("%.0f", A) + " B/iter";
-  if (A < 1e6)
-    return Sign + number("%.1f", A / 1e3) + " KB/iter";
-  return Sign + number("%.1f", A / 1e6) + " MB/iter";
+  return (B < 0 ? "-" : "+") + formatSize(std::fabs(B)) + "/iter";
 }
 
 static std::string nodesPerIter(double N) {
@@ -113,17 +163,41 @@ static std::string nodesPerIter(double N) {
 
 std::string describeFigures(VerifyProbe Probe, const GrowthFigures &F, bool Long) {
   std::string Bytes = formatBytes(F.bytesPerIter());
+  // On a GPU, the caching allocator's own figure: what runs out first.
+  std::string Cuda = F.onCuda() ? ", CUDA allocator " + formatBytes(F.CudaBytesPerIter) : "";
   if (Probe == VerifyProbe::ForwardResult) {
     if (Long)
       return number("%.1f", F.NodesPerSample) +
              " autograd nodes built and dropped per forward (waste, not growth), " + Bytes +
-             " tensors (" + F.Devices + ")";
-    return number("%.1f", F.NodesPerSample) + " nodes per forward, " + Bytes;
+             " tensors (" + F.Devices + ")" + Cuda;
+    return number("%.1f", F.NodesPerSample) + " nodes per forward, " + Bytes + Cuda;
   }
   if (Long)
     return nodesPerIter(F.NodesPerIter) + " autograd nodes/iter, " + Bytes + " tensors (" +
-           F.Devices + ")";
-  return nodesPerIter(F.NodesPerIter) + " nodes/iter, " + Bytes;
+           F.Devices + ")" + Cuda;
+  return nodesPerIter(F.NodesPerIter) + " nodes/iter, " + Bytes + Cuda;
+}
+
+std::optional<double> iterationsUntilFull(const GrowthFigures &F, double LimitBytes) {
+  if (!F.onCuda() || F.CudaBytesPerIter < ByteNoiseFloor || LimitBytes <= 0)
+    return std::nullopt;
+  return std::max(0.0, std::floor((LimitBytes - F.CudaBytesHeld) / F.CudaBytesPerIter));
+}
+
+/// "1234", "86 thousand", "8.6 million": two or more significant digits.
+static std::string roughCount(double N) {
+  if (N < 1e5)
+    return number("%.0f", N);
+  if (N < 1e6)
+    return number("%.0f", N / 1e3) + " thousand";
+  if (N < 1e9)
+    return number("%.1f", N / 1e6) + " million";
+  return number("%.1f", N / 1e9) + " billion";
+}
+
+std::string describeOutOfMemory(double Iterations, double LimitBytes) {
+  return "at this rate, out of memory after ~" + roughCount(Iterations) + " iterations (" +
+         formatSize(LimitBytes) + " limit)";
 }
 
 } // namespace verify

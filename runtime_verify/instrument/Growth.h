@@ -13,6 +13,7 @@
 #include "checks/CheckTable.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,9 @@ struct ProbeSample {
   std::vector<std::string> Devices;
 };
 
-/// Reads the samples of probe `Name` from a JSON-lines trace.
+/// Reads the samples of probe `Name` from a JSON-lines trace: none when
+/// there is no trace; a last line cut short (by a crash) is not a sample;
+/// an error when any other line is not a sample, or samples are missing.
 llvm::Expected<std::vector<ProbeSample>> readTrace(const std::string &Path,
                                                    const std::string &Name);
 
@@ -45,10 +48,12 @@ struct GrowthFigures {
   double CpuBytesPerIter = 0;
   double CudaBytesPerIter = 0;
   double NodesPerSample = 0; ///< median: the graph one forward builds
+  double CudaBytesHeld = 0;  ///< the CUDA allocator's bytes at the last sample
   unsigned Samples = 0;      ///< after the warm-up
   std::string Devices;       ///< "cpu", "cuda:0", "cpu, cuda:0"
 
   double bytesPerIter() const { return CpuBytesPerIter + CudaBytesPerIter; }
+  bool onCuda() const { return llvm::StringRef(Devices).contains("cuda"); }
 };
 
 GrowthFigures measureGrowth(const std::vector<ProbeSample> &Samples, unsigned Warmup);
@@ -62,6 +67,12 @@ bool confirms(VerifyProbe Probe, const GrowthFigures &Figures);
 /// "+7.0 autograd nodes/iter, +0 B/iter tensors (cpu)" and friends.
 std::string formatBytes(double BytesPerIter);
 std::string describeFigures(VerifyProbe Probe, const GrowthFigures &F, bool Long);
+
+/// At the CUDA allocator's rate, the iterations until \p LimitBytes are
+/// held; none when the figures are not from a GPU or do not grow.
+std::optional<double> iterationsUntilFull(const GrowthFigures &F, double LimitBytes);
+/// "at this rate, out of memory after ~8.6 million iterations (80.0 GB limit)".
+std::string describeOutOfMemory(double Iterations, double LimitBytes);
 
 } // namespace verify
 } // namespace torch_tidy

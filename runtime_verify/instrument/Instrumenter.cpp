@@ -10,7 +10,10 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 
+#include "llvm/Support/Path.h"
+
 #include <algorithm>
+#include <set>
 
 namespace torch_tidy {
 namespace verify {
@@ -352,6 +355,28 @@ private:
   std::string File;
 };
 
+/// The files the unit read, other than the main file and those that came
+/// from a precompiled header.
+std::vector<IncludedFile> includedFiles(const SourceManager &SM) {
+  std::vector<IncludedFile> Files;
+  std::set<std::string> Seen;
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
+    if (!E.isFile() || E.getFile().getIncludeLoc().isInvalid())
+      continue; // not a file, or the main file
+    const SrcMgr::FileInfo &Info = E.getFile();
+    OptionalFileEntryRef Entry = Info.getContentCache().OrigEntry;
+    if (!Entry)
+      continue;
+    llvm::SmallString<256> Path(Entry->getName());
+    SM.getFileManager().makeAbsolutePath(Path);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    if (Seen.insert(std::string(Path)).second)
+      Files.push_back({std::string(Path), Info.getFileCharacteristic() != SrcMgr::C_User});
+  }
+  return Files;
+}
+
 } // namespace
 
 llvm::Expected<ProgramPlan> planProbes(const std::string &File, llvm::StringRef Code,
@@ -369,6 +394,7 @@ llvm::Expected<ProgramPlan> planProbes(const std::string &File, llvm::StringRef 
   C.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
   ProgramPlan Result;
   Result.HasMain = C.HasMain;
+  Result.Included = includedFiles(AST->getSourceManager());
   Planner P(L, C, File);
   for (const Finding &F : Findings)
     Result.Plans.push_back(P.plan(F));

@@ -41,13 +41,21 @@ struct ProbePlan {
   std::vector<Insertion> Insertions;
 };
 
+/// A file the program's unit reads besides its own: its absolute path as
+/// the preprocessor found it, and whether it was found as a system header.
+struct IncludedFile {
+  std::string Path;
+  bool System = false;
+};
+
 struct ProgramPlan {
   bool HasMain = false;
-  std::vector<ProbePlan> Plans; ///< one per finding, same order
+  std::vector<ProbePlan> Plans;       ///< one per finding, same order
+  std::vector<IncludedFile> Included; ///< parsed here, not from a precompiled header
 };
 
 /// Parses `Code` (the text of `File`) with `Flags` and plans a probe for
-/// every finding.
+/// every finding; lists the files the unit includes.
 llvm::Expected<ProgramPlan> planProbes(const std::string &File, llvm::StringRef Code,
                                        const std::vector<std::string> &Flags,
                                        const std::vector<Finding> &Findings);

@@ -156,12 +156,12 @@ static std::string fileContents(const std::string &Path) {
   return Buffer ? std::string((*Buffer)->getBuffer()) : std::string();
 }
 
-static std::string firstErrorLine(const std::string &LogPath) {
+std::string firstErrorLine(const std::string &LogPath) {
   std::string Log = fileContents(LogPath);
   llvm::SmallVector<llvm::StringRef, 16> Lines;
   llvm::StringRef(Log).split(Lines, '\n');
   for (llvm::StringRef L : Lines)
-    if (L.contains("error:") || L.contains("undefined reference"))
+    if (L.contains("error:") || L.contains("undefined reference") || L.contains("CMake Error"))
       return std::string(L.trim());
   return Lines.empty() ? std::string() : std::string(Lines.front().trim());
 }
@@ -249,12 +249,15 @@ llvm::Error ProgramBuilder::prepare() {
   return buildCached(ProbeObject, ProbeArgv, "probe library");
 }
 
-llvm::Error ProgramBuilder::build(const std::string &Source, const std::string &Output,
-                                  bool LinkProbe) const {
+ProcessResult ProgramBuilder::compile(const std::string &Source, const std::string &Output,
+                                     const std::string &LogPath,
+                                     const std::vector<std::string> &ProgramFlags,
+                                     bool LinkProbe) const {
   auto Attempt = [&](bool WithPch) {
     std::vector<std::string> Argv = {Compiler};
     std::vector<std::string> Flags = WithPch ? parseFlags() : compileFlags();
     Argv.insert(Argv.end(), Flags.begin(), Flags.end());
+    Argv.insert(Argv.end(), ProgramFlags.begin(), ProgramFlags.end());
     Argv.insert(Argv.end(), {"-include", "torch_tidy/probe.h", Source});
     if (LinkProbe)
       Argv.push_back(ProbeObject);
@@ -271,26 +274,30 @@ llvm::Error ProgramBuilder::build(const std::string &Source, const std::string &
     }
     Argv.insert(Argv.end(), {"-ltorch", "-ltorch_cpu", "-lc10", "-Wl,--as-needed", "-lpthread"});
     ProcessOptions Options;
-    Options.StdoutPath = Output + ".log";
+    Options.StdoutPath = LogPath;
     Options.StderrPath = "=stdout";
     Options.TimeoutSeconds = TimeoutSeconds;
     return runProcess(Argv, Options);
   };
   ProcessResult R = Attempt(UsePch);
-  if (!R.succeeded() && UsePch && !R.TimedOut) {
-    std::string First = firstErrorLine(Output + ".log");
+  if (!R.succeeded() && UsePch && !R.TimedOut)
     R = Attempt(false); // a stale precompiled header should not fail the run
-    if (!R.succeeded())
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "compiling " + std::string(path::filename(Source)) +
-                                         " failed (" + R.describe() + "): " +
-                                         firstErrorLine(Output + ".log"));
-    (void)First;
-  }
+  return R;
+}
+
+std::string compileFailure(const std::string &Source, const ProcessResult &R,
+                           const std::string &LogPath) {
+  return "compiling " + std::string(path::filename(Source)) + " failed (" + R.describe() +
+         "): " + firstErrorLine(LogPath);
+}
+
+llvm::Error ProgramBuilder::build(const std::string &Source, const std::string &Output,
+                                  bool LinkProbe) const {
+  std::string Log = Output + ".log";
+  ProcessResult R = compile(Source, Output, Log, {}, LinkProbe);
   if (!R.succeeded())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "compiling " + std::string(path::filename(Source)) + " failed (" +
-                                       R.describe() + "): " + firstErrorLine(Output + ".log"));
+                                   compileFailure(Source, R, Log));
   return llvm::Error::success();
 }
 

@@ -8,6 +8,8 @@
 #ifndef TORCH_TIDY_RUNTIME_VERIFY_PROGRAMBUILD_H
 #define TORCH_TIDY_RUNTIME_VERIFY_PROGRAMBUILD_H
 
+#include "base/Process.h"
+
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -35,6 +37,15 @@ llvm::Expected<TorchInstall> findTorch(const std::string &TorchDir);
 /// source tree torch-tidy was built from.
 std::string probeDir();
 
+/// The first line of the log \p LogPath that names an error (a compiler's
+/// "error:", a linker's "undefined reference", CMake's "CMake Error"), else
+/// its first line.
+std::string firstErrorLine(const std::string &LogPath);
+
+/// "compiling FILE failed (exit status 1): <the log's first error>".
+std::string compileFailure(const std::string &Source, const ProcessResult &R,
+                           const std::string &LogPath);
+
 class ProgramBuilder {
 public:
   ProgramBuilder(TorchInstall Torch, std::string Compiler, std::string CacheDir,
@@ -49,11 +60,18 @@ public:
   std::vector<std::string> parseFlags() const;
 
   /// Compiles `Source` with the probe and links it to `Output`; on failure
-  /// the message names the log.
+  /// the message names the first error of the log.
   llvm::Error build(const std::string &Source, const std::string &Output,
                     bool LinkProbe = true) const;
 
+  /// Compiles `Source` as build() does, with \p ProgramFlags (the program's
+  /// include folders) after the builder's own, its output in \p LogPath.
+  ProcessResult compile(const std::string &Source, const std::string &Output,
+                        const std::string &LogPath, const std::vector<std::string> &ProgramFlags,
+                        bool LinkProbe = true) const;
+
   const TorchInstall &torch() const { return Torch; }
+  unsigned timeout() const { return TimeoutSeconds; }
 
 private:
   std::vector<std::string> compileFlags() const;

@@ -49,6 +49,8 @@ void installCpuCounter();
 /// installed, and their peak.
 std::size_t cpuLiveBytes();
 std::size_t cpuPeakBytes();
+/// Starts the peak again from the bytes live now (to measure one step).
+void resetCpuPeak();
 
 /// Autograd nodes reachable from the tensors, each counted once.
 std::size_t countGraphNodes(const TensorList &tensors);

@@ -187,6 +187,12 @@ std::size_t cpuPeakBytes() {
   return C.Peak;
 }
 
+void resetCpuPeak() {
+  impl::CpuCounter &C = impl::cpuCounter();
+  std::lock_guard<std::mutex> Guard(C.Lock);
+  C.Peak = C.Live;
+}
+
 std::size_t countGraphNodes(const TensorList &Tensors) {
   std::unordered_set<const torch::autograd::Node *> Seen;
   std::vector<torch::autograd::Node *> Work;
