@@ -30,6 +30,10 @@ static constexpr llvm::StringLiteral DefaultEvalFunctions =
     "[Aa]ct|[Gg]enerate|[Tt]ranslate|[Ff]orecast|"
     "([Cc]hoose|[Ss]elect|[Gg]et|[Pp]ick|[Tt]ake)_?[Aa]ctions?)([_A-Z0-9].*)?$";
 
+static const Stmt *temporaryGuardBefore(const CompoundStmt *Body,
+                                        const Expr *Forward,
+                                        const SourceManager &SM);
+
 namespace {
 AST_MATCHER(Expr, isForward) { return analysis::isForwardCall(&Node); }
 
@@ -300,7 +304,9 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // train, a forward whose result is only read as numbers (`item()`,
   // `argmax`, sizes) and then dropped records its graph for nothing.
   // In a function that trains, the block around the forward must train
-  // nothing (a preview sample drawn between training steps).
+  // nothing (a preview sample drawn between training steps). A temporary
+  // guard before it (`torch::NoGradGuard();`) says the author meant no
+  // graph: torch-unnamed-grad-guard reports that.
   // A value kept from one iteration to the next is the growth checks'
   // finding.
   analysis::DeclSet Holders;
@@ -308,7 +314,9 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx), &Holders,
                                  &History) &&
       !keptAcrossIterations(Forward, Holders, Ctx) &&
-      runsRepeatedly(Forward, Function, Facts.callers(Ctx), Ctx)) {
+      runsRepeatedly(Forward, Function, Facts.callers(Ctx), Ctx) &&
+      !temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
+                            Ctx.getSourceManager())) {
     if (!trains(Function->getBody(), Ctx)) {
       C.Function = Function;
       C.ByUse = true;
@@ -371,6 +379,8 @@ static bool constructsGuard(const Stmt *Body) {
 static const Stmt *temporaryGuardBefore(const CompoundStmt *Body,
                                         const Expr *Forward,
                                         const SourceManager &SM) {
+  if (!Body)
+    return nullptr;
   for (const Stmt *S : Body->body()) {
     if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), Forward->getBeginLoc()))
       break;

@@ -175,7 +175,10 @@ private:
         }
         // LibTorch and the standard library do not call backward().
         std::string Name = Callee->getQualifiedNameAsString();
-        if (Callee->isInStdNamespace() || llvm::StringRef(Name).starts_with("at::") ||
+        // (A method of a std class is not isInStdNamespace(): its context
+        // is the class.)
+        if (Callee->isInStdNamespace() || llvm::StringRef(Name).starts_with("std::") ||
+            llvm::StringRef(Name).starts_with("at::") ||
             llvm::StringRef(Name).starts_with("torch::") ||
             llvm::StringRef(Name).starts_with("c10::"))
           continue;
