@@ -70,6 +70,10 @@ struct DriverOptions {
 
   // Internal: this process is a worker writing its result here.
   std::string WorkerOutput;
+  /// Internal: the run that started this worker found no cached result for
+  /// its unit (--torch-tidy-cache-missed); the worker analyses it without
+  /// looking again.
+  bool ResultCacheMissed = false;
 
   // A flag the engine does not handle itself (informational or rare ones):
   // the run is handed to clang-tidy's own main.

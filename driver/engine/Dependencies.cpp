@@ -21,7 +21,21 @@ json::Object recordDependencies(const std::map<std::string, std::string> &Files,
                       {"absent", std::move(AbsentArray)}};
 }
 
-bool dependenciesUnchanged(const json::Object &Record) {
+const std::string &FileStateMemo::hash(llvm::StringRef Path) {
+  auto [It, New] = Hashes.try_emplace(Path);
+  if (New)
+    It->second = fileHash(Path);
+  return It->second;
+}
+
+bool FileStateMemo::exists(llvm::StringRef Path) {
+  auto [It, New] = Present.try_emplace(Path, false);
+  if (New)
+    It->second = llvm::sys::fs::exists(Path);
+  return It->second;
+}
+
+bool dependenciesUnchanged(const json::Object &Record, FileStateMemo *Memo) {
   const json::Array *Files = Record.getArray("files");
   const json::Array *Absent = Record.getArray("absent");
   if (!Files || !Absent)
@@ -32,12 +46,12 @@ bool dependenciesUnchanged(const json::Object &Record) {
       return false;
     std::optional<llvm::StringRef> Path = (*Pair)[0].getAsString();
     std::optional<llvm::StringRef> Hash = (*Pair)[1].getAsString();
-    if (!Path || !Hash || fileHash(*Path) != *Hash)
+    if (!Path || !Hash || (Memo ? Memo->hash(*Path) : fileHash(*Path)) != *Hash)
       return false;
   }
   for (const json::Value &V : *Absent) {
     std::optional<llvm::StringRef> Path = V.getAsString();
-    if (!Path || llvm::sys::fs::exists(*Path))
+    if (!Path || (Memo ? Memo->exists(*Path) : llvm::sys::fs::exists(*Path)))
       return false;
   }
   return true;

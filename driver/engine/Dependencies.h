@@ -10,6 +10,7 @@
 #ifndef TORCH_TIDY_DRIVER_ENGINE_DEPENDENCIES_H
 #define TORCH_TIDY_DRIVER_ENGINE_DEPENDENCIES_H
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
 #include <map>
@@ -24,10 +25,26 @@ llvm::json::Object
 recordDependencies(const std::map<std::string, std::string> &Files,
                    const std::vector<std::string> &Absent);
 
+/// What the files on disk are now, each file read at most once: a run that
+/// checks the cache entries of many units against the same headers hashes
+/// each header once. It answers for the moment each file was first asked
+/// about, so it lives no longer than the cache look-ups of one run.
+class FileStateMemo {
+public:
+  /// The content hash of \p Path now (see fileHash).
+  const std::string &hash(llvm::StringRef Path);
+  bool exists(llvm::StringRef Path);
+
+private:
+  llvm::StringMap<std::string> Hashes;
+  llvm::StringMap<bool> Present;
+};
+
 /// Whether every file of a record made by recordDependencies is as it was
-/// and every absent path still absent. A malformed record is never
-/// unchanged.
-bool dependenciesUnchanged(const llvm::json::Object &Record);
+/// and every absent path still absent, asking \p Memo when given. A
+/// malformed record is never unchanged.
+bool dependenciesUnchanged(const llvm::json::Object &Record,
+                           FileStateMemo *Memo = nullptr);
 
 /// The files of such a record (path -> hash), for a record known to be well
 /// formed; its absent paths go to \p Absent.

@@ -288,28 +288,73 @@ newChecksActionFactory(ClangTidyContext &Context, const DriverOptions &Opts,
                                              nullptr);
 }
 
+namespace {
+
+/// The key of \p File's entry in the result cache, or "" when the cache does
+/// not apply to it (turned off, no tool identity, not one compile command,
+/// an unreadable main file); the main file is read through \p Memo when
+/// given.
+std::string resultKey(const DriverOptions &Opts, ClangTidyContext &Context,
+                      const tooling::CompilationDatabase &Compilations,
+                      llvm::StringRef File, llvm::StringRef ToolIdentity,
+                      FileStateMemo *Memo) {
+  if (!Opts.UseCache || ToolIdentity.empty())
+    return "";
+  std::vector<tooling::CompileCommand> Commands =
+      Compilations.getCompileCommands(File);
+  if (Commands.size() != 1)
+    return "";
+  std::string MainHash = Memo ? Memo->hash(File) : fileHash(File);
+  if (MainHash.empty())
+    return "";
+  std::string Extra = std::string("notes=") + (Opts.FixNotes ? "1" : "0") +
+                      " bodies=" + (Opts.SkipSystemBodies ? "1" : "0") +
+                      " scope=" + (Opts.TraversalScope ? "1" : "0");
+  return ResultCache::key(ToolIdentity, Commands.front(),
+                          configurationAsText(Context.getOptionsForFile(File)),
+                          Extra, MainHash);
+}
+
+ResultCache resultCache(const DriverOptions &Opts) {
+  return ResultCache(cacheSubdirectory(Opts, "results"), 512ull << 20);
+}
+
+} // namespace
+
+std::optional<TUResult>
+cachedResult(const DriverOptions &Opts, ClangTidyContext &Context,
+             const tooling::CompilationDatabase &Compilations,
+             llvm::StringRef File, llvm::StringRef ToolIdentity,
+             FileStateMemo &Memo, bool &LookedUp) {
+  std::string Key =
+      resultKey(Opts, Context, Compilations, File, ToolIdentity, &Memo);
+  LookedUp = !Key.empty();
+  if (!LookedUp)
+    return std::nullopt;
+  std::optional<TUResult> Hit = resultCache(Opts).lookup(Key, &Memo);
+  if (Hit) {
+    traceCache("hit", File);
+    Hit->MainFile = File.str();
+  }
+  return Hit;
+}
+
 TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
                    const tooling::CompilationDatabase &Compilations,
                    llvm::StringRef File, llvm::StringRef ToolIdentity) {
   std::optional<ResultCache> Cache;
-  std::string Key;
-  std::vector<tooling::CompileCommand> Commands =
-      Compilations.getCompileCommands(File);
-  std::string MainHash = fileHash(File);
-  if (Opts.UseCache && !ToolIdentity.empty() && Commands.size() == 1 &&
-      !MainHash.empty()) {
-    Cache.emplace(cacheSubdirectory(Opts, "results"), 512ull << 20);
-    std::string Extra = std::string("notes=") + (Opts.FixNotes ? "1" : "0") +
-                        " bodies=" + (Opts.SkipSystemBodies ? "1" : "0") +
-                        " scope=" + (Opts.TraversalScope ? "1" : "0");
-    Key = ResultCache::key(ToolIdentity, Commands.front(),
-                           configurationAsText(Context.getOptionsForFile(File)),
-                           Extra, MainHash);
-    if (std::optional<TUResult> Hit = Cache->lookup(Key)) {
-      traceCache("hit", File);
-      Hit->MainFile = File.str();
-      return *Hit;
-    }
+  std::string Key =
+      resultKey(Opts, Context, Compilations, File, ToolIdentity, nullptr);
+  if (!Key.empty()) {
+    Cache.emplace(resultCache(Opts));
+    // A worker whose run looked the unit up already need not read every
+    // file the entry depends on again.
+    if (!Opts.ResultCacheMissed)
+      if (std::optional<TUResult> Hit = Cache->lookup(Key)) {
+        traceCache("hit", File);
+        Hit->MainFile = File.str();
+        return *Hit;
+      }
     traceCache("miss", File);
   }
 

@@ -11,6 +11,7 @@
 #define TORCH_TIDY_DRIVER_ENGINE_ENGINE_H
 
 #include "base/UnitResult.h"
+#include "driver/engine/Dependencies.h"
 #include "driver/Options.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -19,6 +20,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,16 @@ TUResult runEngine(const DriverOptions &Opts,
                    clang::tidy::ClangTidyContext &Context,
                    const clang::tooling::CompilationDatabase &Compilations,
                    llvm::StringRef File, llvm::StringRef ToolIdentity = "");
+
+/// \p File's result from the result cache, before anything is analysed:
+/// set when nothing it depends on changed, each file read at most once
+/// through \p Memo (shared by the look-ups of one run). \p LookedUp says
+/// whether the cache applies to the unit at all.
+std::optional<TUResult>
+cachedResult(const DriverOptions &Opts, clang::tidy::ClangTidyContext &Context,
+             const clang::tooling::CompilationDatabase &Compilations,
+             llvm::StringRef File, llvm::StringRef ToolIdentity,
+             FileStateMemo &Memo, bool &LookedUp);
 
 /// The files a parse entered (not those of a precompiled preamble it read):
 /// absolute path -> content hash into \p Files, and the user (non-system)

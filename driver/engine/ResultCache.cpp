@@ -45,7 +45,8 @@ std::string ResultCache::key(llvm::StringRef ToolIdentity,
   return K.hex();
 }
 
-std::optional<TUResult> ResultCache::lookup(llvm::StringRef Key) {
+std::optional<TUResult> ResultCache::lookup(llvm::StringRef Key,
+                                            FileStateMemo *Memo) {
   llvm::SmallString<256> Path(Dir);
   llvm::sys::path::append(Path, Key + ".json");
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
@@ -58,7 +59,7 @@ std::optional<TUResult> ResultCache::lookup(llvm::StringRef Key) {
   }
   const json::Object *O = V->getAsObject();
   const json::Value *Result = O ? O->get("result") : nullptr;
-  if (!Result || !dependenciesUnchanged(*O))
+  if (!Result || !dependenciesUnchanged(*O, Memo))
     return std::nullopt;
   TUResult R;
   std::string Error;

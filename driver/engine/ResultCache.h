@@ -14,6 +14,7 @@
 #define TORCH_TIDY_DRIVER_ENGINE_RESULTCACHE_H
 
 #include "base/UnitResult.h"
+#include "driver/engine/Dependencies.h"
 #include "clang/Tooling/CompilationDatabase.h"
 
 #include <optional>
@@ -32,8 +33,10 @@ public:
                          llvm::StringRef EffectiveOptions,
                          llvm::StringRef ExtraKey, llvm::StringRef MainFileHash);
 
-  /// The cached result, if every dependency is unchanged.
-  std::optional<TUResult> lookup(llvm::StringRef Key);
+  /// The cached result, if every dependency is unchanged (files read
+  /// through \p Memo when given).
+  std::optional<TUResult> lookup(llvm::StringRef Key,
+                                 FileStateMemo *Memo = nullptr);
   void store(llvm::StringRef Key, const TUResult &Result);
 
   /// A hash of the running torch-tidy binary and its version.

@@ -17,6 +17,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
 #include <unistd.h>
 
 namespace torch_tidy {
@@ -46,10 +47,48 @@ int runAsWorker(const DriverOptions &O, RunSetup &S, const char *Argv0) {
   return ExitClean;
 }
 
-/// How to start the workers of this run.
+namespace {
+
+/// What the result cache answered before any worker started.
+struct CacheAnswers {
+  /// By unit index: the cached result of a unit nothing of which changed.
+  std::vector<std::optional<TUResult>> Found;
+  /// Units looked up in vain: their workers need not look again.
+  std::set<std::string> Missed;
+};
+
+} // namespace
+
+/// Looks every unit up in the result cache here, hashing each file they
+/// depend on once for the whole run (the LibTorch headers are shared by
+/// all), so that an unchanged unit costs no worker at all. A unit reported
+/// only for the headers given on the command line runs with its own header
+/// filter, so its worker looks it up.
+static CacheAnswers lookUpUnits(const DriverOptions &O, RunSetup &S,
+                                const UnitSelection &Sel,
+                                llvm::StringRef ToolIdentity) {
+  CacheAnswers A;
+  A.Found.resize(Sel.Units.size());
+  FileStateMemo Memo;
+  for (size_t I = 0; I < Sel.Units.size(); ++I) {
+    const std::string &Unit = Sel.Units[I];
+    if (Sel.OnlyFiles.count(Unit))
+      continue;
+    bool LookedUp = false;
+    A.Found[I] = cachedResult(O, *S.Context, *S.Compilations, Unit,
+                              ToolIdentity, Memo, LookedUp);
+    if (LookedUp && !A.Found[I])
+      A.Missed.insert(Unit);
+  }
+  return A;
+}
+
+/// How to start the workers of this run, for the units the cache did not
+/// answer.
 static WorkerPlan workerPlan(const DriverOptions &O, RunSetup &S,
                              const UnitSelection &Sel, const char *Argv0,
-                             bool MayBuildPreambles) {
+                             bool MayBuildPreambles,
+                             const CacheAnswers &Answers) {
   WorkerPlan Plan;
   Plan.Executable = selfExecutable(Argv0);
   Plan.CommonArgs = workerArguments(O);
@@ -75,8 +114,15 @@ static WorkerPlan workerPlan(const DriverOptions &O, RunSetup &S,
                  llvm::Regex::escape(llvm::sys::path::filename(F)) + "$";
     Plan.UnitArgs[Unit].push_back("--header-filter=" + Filter);
   }
+  for (const std::string &Unit : Answers.Missed)
+    Plan.UnitArgs[Unit].push_back("--torch-tidy-cache-missed");
   if (O.UseCache && O.UsePreamble && MayBuildPreambles) {
-    Plan.PreambleGroup = preambleGroups(S, Sel.Units);
+    // Only the units that are analysed read a preamble.
+    std::vector<std::string> Analysed;
+    for (size_t I = 0; I < Sel.Units.size(); ++I)
+      if (!Answers.Found[I])
+        Analysed.push_back(Sel.Units[I]);
+    Plan.PreambleGroup = preambleGroups(S, Analysed);
     Plan.BuilderArgs = {"--torch-tidy-build-preambles"};
   }
   return Plan;
@@ -96,8 +142,11 @@ std::vector<TUResult> analyseUnits(DriverOptions &O, RunSetup &S,
   if (InProcess)
     Results.push_back(runEngine(O, *S.Context, *S.Compilations,
                                 Sel.Units.front(), toolIdentity(Argv0)));
-  else if (!Sel.Units.empty())
-    Results = runWorkers(workerPlan(O, S, Sel, Argv0, MayBuild), Sel.Units);
+  else if (!Sel.Units.empty()) {
+    CacheAnswers Answers = lookUpUnits(O, S, Sel, toolIdentity(Argv0));
+    WorkerPlan Plan = workerPlan(O, S, Sel, Argv0, MayBuild, Answers);
+    Results = runWorkers(Plan, Sel.Units, std::move(Answers.Found));
+  }
   for (TUResult &R : Sel.Unusable)
     Results.push_back(std::move(R));
   return Results;

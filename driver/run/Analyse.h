@@ -3,7 +3,8 @@
 // One unit given alone (an editor's or a script's single-file run) is
 // analysed in this process; anything else in worker processes, one per
 // unit, which are this binary started again with --torch-tidy-worker and
-// the flags of workerArguments().
+// the flags of workerArguments(). A unit whose result is in the result
+// cache, nothing it depends on changed, is answered here without a worker.
 //
 //===----------------------------------------------------------------------===//
 

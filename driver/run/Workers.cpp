@@ -101,10 +101,19 @@ public:
       : Plan(Plan), Files(Files), TempDir(std::move(TempDir)),
         Results(Files.size()) {}
 
-  std::vector<TUResult> run() {
+  std::vector<TUResult> run(std::vector<std::optional<TUResult>> &Found) {
     unsigned Jobs = std::max(1u, Plan.Jobs);
-    for (size_t I = 0; I < Files.size(); ++I)
+    for (size_t I = 0; I < Files.size(); ++I) {
+      if (I < Found.size() && Found[I]) {
+        Results[I] = std::move(*Found[I]);
+        Current = Files[I];
+        ++Done;
+        continue;
+      }
       Pending.push_back(I);
+    }
+    if (Done)
+      draw(true);
     while (Done < Files.size()) {
       while (Live.size() < Jobs && launchNext())
         ;
@@ -261,18 +270,21 @@ private:
 } // namespace
 
 std::vector<TUResult> runWorkers(const WorkerPlan &Plan,
-                                 const std::vector<std::string> &Files) {
+                                 const std::vector<std::string> &Files,
+                                 std::vector<std::optional<TUResult>> Found) {
   llvm::SmallString<128> TempDir;
   if (std::error_code EC =
           llvm::sys::fs::createUniqueDirectory("torch-tidy-run", TempDir)) {
+    std::string Why = "cannot create a temporary directory: " + EC.message();
     std::vector<TUResult> Results;
-    for (const std::string &F : Files)
-      Results.push_back(TUResult::failure(
-          F, "cannot create a temporary directory: " + EC.message()));
+    for (size_t I = 0; I < Files.size(); ++I)
+      Results.push_back(I < Found.size() && Found[I]
+                            ? std::move(*Found[I])
+                            : TUResult::failure(Files[I], Why));
     return Results;
   }
   std::vector<TUResult> Results =
-      WorkerPool(Plan, Files, std::string(TempDir)).run();
+      WorkerPool(Plan, Files, std::string(TempDir)).run(Found);
   llvm::sys::fs::remove(TempDir);
   return Results;
 }

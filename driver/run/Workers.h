@@ -2,6 +2,8 @@
 //
 // Runs translation units in worker processes, N at a time: a crash or an
 // out-of-memory in one is that unit's failure while the others finish.
+// Units whose results the run found already (in the result cache) start
+// no worker; they only count for the progress line.
 // Units that share a preamble wait for the one that builds it. Results come
 // back in the order of the units, whatever -j is.
 //
@@ -13,6 +15,7 @@
 #include "driver/engine/Engine.h"
 
 #include <map>
+#include <optional>
 
 namespace torch_tidy {
 
@@ -34,8 +37,11 @@ struct WorkerPlan {
   bool ShowProgress = false;
 };
 
-std::vector<TUResult> runWorkers(const WorkerPlan &Plan,
-                                 const std::vector<std::string> &Files);
+/// The results of \p Files, in order: those of \p Found (by index, when
+/// given and set) as they are, the others from workers.
+std::vector<TUResult>
+runWorkers(const WorkerPlan &Plan, const std::vector<std::string> &Files,
+           std::vector<std::optional<TUResult>> Found = {});
 
 } // namespace torch_tidy
 
