@@ -134,6 +134,29 @@ bool keptAcrossIterations(const Expr *Forward, const analysis::DeclSet &Holders,
   });
 }
 
+/// Whether every other forward pass in \p Scope is discarded as well: a
+/// scope that keeps, returns or hands on another forward's result does
+/// autograd work (a Jacobian built with create_graph), and a guard there
+/// would break it.
+bool othersDiscarded(const Expr *Forward, const Stmt *Scope,
+                     const analysis::CallSites &Callers,
+                     analysis::HistoryAnalysis &History, ASTContext &Ctx) {
+  class Forwards : public RecursiveASTVisitor<Forwards> {
+  public:
+    llvm::SmallVector<const Expr *, 4> All;
+    bool VisitExpr(Expr *E) {
+      if (analysis::isForwardCall(E) && !isa<ParenExpr>(E))
+        All.push_back(E);
+      return true;
+    }
+  } Found;
+  Found.TraverseStmt(const_cast<Stmt *>(Scope));
+  return llvm::all_of(Found.All, [&](const Expr *Other) {
+    return analysis::stripWrappers(Other) == analysis::stripWrappers(Forward) ||
+           analysis::historyDiscarded(Other, Ctx, Callers, nullptr, &History);
+  });
+}
+
 /// Whether \p Forward, in \p Function, may run again and again: in a loop,
 /// in a function called in a loop, or in one whose callers are not all in
 /// the unit (an agent's `act()`, called by a game loop elsewhere). A shape
@@ -318,11 +341,14 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       !temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
                             Ctx.getSourceManager())) {
     if (!trains(Function->getBody(), Ctx)) {
-      C.Function = Function;
-      C.ByUse = true;
+      if (othersDiscarded(Forward, Function->getBody(), Facts.callers(Ctx), History, Ctx)) {
+        C.Function = Function;
+        C.ByUse = true;
+      }
     } else if (const auto *Block =
                    analysis::nearestAncestor<CompoundStmt>(*Forward, Ctx, 32);
-               Block && Block != Function->getBody() && !trains(Block, Ctx)) {
+               Block && Block != Function->getBody() && !trains(Block, Ctx) &&
+               othersDiscarded(Forward, Block, Facts.callers(Ctx), History, Ctx)) {
       C.Function = Function;
       C.ByUse = true;
       C.Block = Block;
