@@ -161,15 +161,21 @@ bool othersDiscarded(const Expr *Forward, const Stmt *Scope,
 /// in a function called in a loop, or in one whose callers are not all in
 /// the unit (an agent's `act()`, called by a game loop elsewhere). A shape
 /// probe run once from a constructor (`GetConvOutput`) is not.
-bool runsRepeatedly(const Expr *Forward, const FunctionDecl *Function,
-                    const analysis::CallSites &Callers, ASTContext &Ctx) {
-  if (analysis::innermostLoop(Forward, Ctx))
+bool runsRepeatedly(const Stmt *At, const FunctionDecl *Function,
+                    const analysis::CallSites &Callers, ASTContext &Ctx,
+                    unsigned Depth = 0) {
+  if (analysis::innermostLoop(At, Ctx))
     return true;
+  if (!Function || Function->isMain() || isa<CXXConstructorDecl>(Function))
+    return false;
   auto Sites = Callers.of(Function);
-  if (!Sites || Sites->empty())
-    return !Function->isMain();
+  if (!Sites || Sites->empty() || Depth >= 3)
+    return true;
+  // Called in a loop, or from a function that itself runs again and again
+  // (an agent's Train() that calls UpdateMemory() once per step).
   return llvm::any_of(*Sites, [&](const CallExpr *Site) {
-    return analysis::innermostLoop(Site, Ctx) != nullptr;
+    return runsRepeatedly(Site, analysis::enclosingFunction(Site, Ctx), Callers,
+                          Ctx, Depth + 1);
   });
 }
 

@@ -242,6 +242,9 @@ bool callerMayDifferentiate(const CallExpr *Site, ASTContext &Ctx,
 /// Whether \p D is a variable of its function's own frame: it dies when
 /// the function returns.
 static bool isFrameLocal(const ValueDecl *D) {
+  // A number (an item() kept in a member) takes no history anywhere.
+  if (!holdsTensorsOrFields(D->getType()))
+    return true;
   if (const auto *Binding = dyn_cast<BindingDecl>(D))
     D = Binding->getDecomposedDecl();
   const auto *Var = dyn_cast_or_null<VarDecl>(D);

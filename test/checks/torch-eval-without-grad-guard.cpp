@@ -449,3 +449,21 @@ void jacobian(torch::nn::Linear &model, const torch::Tensor &x, torch::Tensor &o
     out.index_put_({i}, jacobian_column(model, psi));
   }
 }
+
+// Called once per step by a method that runs again and again.
+struct Recorder {
+  torch::nn::Linear net{4, 2};
+  std::vector<float> policy;
+  void update_memory(const torch::Tensor &state) {
+    auto pred = net(state);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model runs forward in evaluation code
+    for (int i = 0; i < pred.size(1); i++)
+      policy.push_back(pred[0][i].item<float>());
+  }
+  void train_step(const torch::Tensor &state, torch::optim::SGD &opt) {
+    update_memory(state);
+    opt.zero_grad();
+    net(state).sum().backward();
+    opt.step();
+  }
+};
