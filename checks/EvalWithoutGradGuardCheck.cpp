@@ -338,23 +338,28 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // graph: torch-unnamed-grad-guard reports that.
   // A value kept from one iteration to the next is the growth checks'
   // finding.
+  // The structural tests come first: they are cheaper than asking D.
   analysis::DeclSet Holders;
   if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !isTestBody(Function) &&
-      analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx), &Holders,
-                                 &History) &&
-      !keptAcrossIterations(Forward, Holders, Ctx) &&
       runsRepeatedly(Forward, Function, Facts.callers(Ctx), Ctx) &&
       !temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
-                            Ctx.getSourceManager())) {
-    if (!trains(Function->getBody(), Ctx)) {
-      if (othersDiscarded(Forward, Function->getBody(), Facts.callers(Ctx), History, Ctx)) {
-        C.Function = Function;
-        C.ByUse = true;
-      }
-    } else if (const auto *Block =
-                   analysis::nearestAncestor<CompoundStmt>(*Forward, Ctx, 32);
-               Block && Block != Function->getBody() && !trains(Block, Ctx) &&
-               othersDiscarded(Forward, Block, Facts.callers(Ctx), History, Ctx)) {
+                            Ctx.getSourceManager()) &&
+      analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx), &Holders,
+                                 &History) &&
+      !keptAcrossIterations(Forward, Holders, Ctx)) {
+    // What a guard would cover: the function, or in one that trains, the
+    // block around the forward when that block trains nothing.
+    const Stmt *Body = Function->getBody();
+    const Stmt *Scope = Body;
+    const CompoundStmt *Block = nullptr;
+    if (trains(Body, Ctx)) {
+      Block = analysis::nearestAncestor<CompoundStmt>(*Forward, Ctx, 32);
+      if (!Block || Block == Body || trains(Block, Ctx))
+        Block = nullptr;
+      Scope = Block;
+    }
+    if (Scope &&
+        othersDiscarded(Forward, Scope, Facts.callers(Ctx), History, Ctx)) {
       C.Function = Function;
       C.ByUse = true;
       C.Block = Block;

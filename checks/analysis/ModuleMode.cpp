@@ -131,11 +131,19 @@ static const Stmt *evalOnEveryPath(const Stmt *At, const ValueDecl *Model,
     return C.Mode != ModuleMode::None &&
            (!Model || (C.ModuleKnown && C.Module == Model));
   };
+  // A helper's body is read once per statement, not again for the verdict.
+  llvm::DenseMap<const Stmt *, ModeChange> Changes;
+  auto ChangeBy = [&](const Stmt *S) -> ModeChange {
+    auto [It, New] = Changes.try_emplace(S);
+    if (New)
+      It->second = modeChangeBy(S, Ctx);
+    return It->second;
+  };
   auto Nearest = Flow->nearestBefore(
-      At, [&](const Stmt *S) { return Applies(modeChangeBy(S, Ctx)); });
+      At, [&](const Stmt *S) { return Applies(ChangeBy(S)); });
   if (Nearest.ReachesEntry || Nearest.Found.empty() ||
       !llvm::all_of(Nearest.Found, [&](const Stmt *S) {
-        return modeChangeBy(S, Ctx).Mode == ModuleMode::Eval;
+        return ChangeBy(S).Mode == ModuleMode::Eval;
       }))
     return nullptr;
   return Nearest.Found.front();
