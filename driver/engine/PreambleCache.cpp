@@ -7,6 +7,7 @@
 #include "driver/engine/AbsenceRecorder.h"
 #include "driver/engine/Dependencies.h"
 #include "driver/engine/PreambleBuild.h"
+#include "driver/engine/PreambleExtent.h"
 #include "driver/engine/ResultCache.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
@@ -51,15 +52,17 @@ std::optional<UnitPreamble> unitPreamble(const CompilerInvocation &Invocation,
   if (!Buffer)
     return std::nullopt;
   U.Buffer = std::move(*Buffer);
-  U.Bounds = ComputePreambleBounds(Invocation.getLangOpts(), *U.Buffer, 0);
-  if (U.Bounds.Size == 0)
-    return std::nullopt;
-  U.Text = U.Buffer->getBuffer().take_front(U.Bounds.Size);
-  U.Shape = shapeOf(U.Text, Invocation.getLangOpts());
   llvm::vfs::FileSystem &FS = Files.getVirtualFileSystem();
   llvm::SmallString<256> MainDir(llvm::sys::path::parent_path(U.MainPath));
   FS.makeAbsolute(MainDir);
   U.MainDir = std::string(MainDir);
+  U.Bounds = preambleBounds(
+      Invocation.getLangOpts(), *U.Buffer,
+      SystemHeaderLookup(Invocation.getHeaderSearchOpts(), U.MainDir, FS));
+  if (U.Bounds.Size == 0)
+    return std::nullopt;
+  U.Text = U.Buffer->getBuffer().take_front(U.Bounds.Size);
+  U.Shape = shapeOf(U.Text, Invocation.getLangOpts());
   U.WorkingDir = FS.getCurrentWorkingDirectory().get();
   U.Flags = preambleFlags(Invocation);
   return U;

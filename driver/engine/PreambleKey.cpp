@@ -3,6 +3,7 @@
 #include "driver/engine/PreambleKey.h"
 
 #include "base/Hashing.h"
+#include "driver/engine/PreambleExtent.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Lex/Lexer.h"
@@ -196,7 +197,10 @@ std::string preambleGroupHint(const tooling::CompileCommand &Command,
     return "";
   LangOptions LangOpts;
   LangOpts.CPlusPlus = LangOpts.CPlusPlus11 = LangOpts.LineComment = true;
-  PreambleBounds Bounds = ComputePreambleBounds(LangOpts, **Buffer, 0);
+  // Where the preamble ends, guessed without the header search: a header
+  // named <so> is taken for a system one, one named "so" for the project's.
+  PreambleBounds Bounds = preambleBounds(
+      LangOpts, **Buffer, [](const PreambleInclude &I) { return I.Angled; });
   if (Bounds.Size == 0)
     return "";
   llvm::StringRef Text = (*Buffer)->getBuffer().take_front(Bounds.Size);

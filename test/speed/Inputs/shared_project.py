@@ -42,39 +42,53 @@ double {name}(torch::nn::Linear &m, const std::vector<torch::Tensor> &xs) {{
 """
 
 INCLUDES = "#include <torch/torch.h>\n#include <vector>\n"
+MODEL_H = '#include "model.h"\n'
 ACC = "#define ACC(acc, value) acc += value\n"
-LINE_TEST = "#if __LINE__ > 8\n#define KEEP_GRAPH 1\n#endif\n"
+LINE_TEST = "#if __LINE__ > 5\n#define KEEP_GRAPH 1\n#endif\n"
 
-# Each unit: its folder, its name, and its text up to the body.
+# Each unit: its folder, its name, and its text up to the body. The first
+# units name the project's header first, so that their preambles hold it
+# (a preamble ends before a project header only when a system header comes
+# before it); the last ones name LibTorch first.
 UNITS = [
-    ("a", "one", "// one.cpp: the first unit.\n" + INCLUDES + '#include "model.h"\n' + ACC),
+    ("a", "one", "// one.cpp: the first unit.\n" + MODEL_H + INCLUDES + ACC),
     ("b", "two",
      "// two.cpp: the same directives as one.cpp, with comments of its own\n"
      "// and another layout, so that every offset differs.\n\n"
-     "#include <torch/torch.h>  // LibTorch\n\n#include <vector>\n"
-     '#include "model.h"       // the project\'s model\n/* Accumulates. */\n'
+     '#include "model.h"       // the project\'s model\n\n'
+     "#include <torch/torch.h>  // LibTorch\n#include <vector>\n/* Accumulates. */\n"
      "#define ACC(acc, value)   acc += value\n"),
     ("c", "define", "// define.cpp: a macro defined before the first include.\n"
-     "#define KEEP_GRAPH 1\n" + INCLUDES + '#include "model.h"\n' + ACC),
-    ("a", "order1", "// order1.cpp: keep.h, then model.h.\n" + INCLUDES +
-     '#include "keep.h"\n#include "model.h"\n' + ACC),
-    ("b", "order2", "// order2.cpp: model.h, then keep.h.\n" + INCLUDES +
-     '#include "model.h"\n#include "keep.h"\n' + ACC),
-    ("a", "line_early", "// line_early.cpp: __LINE__ is small here.\n" + INCLUDES +
-     LINE_TEST + '#include "model.h"\n' + ACC),
+     "#define KEEP_GRAPH 1\n" + MODEL_H + INCLUDES + ACC),
+    ("a", "order1", "// order1.cpp: keep.h, then model.h.\n" +
+     '#include "keep.h"\n#include "model.h"\n' + INCLUDES + ACC),
+    ("b", "order2", "// order2.cpp: model.h, then keep.h.\n" +
+     '#include "model.h"\n#include "keep.h"\n' + INCLUDES + ACC),
+    ("a", "line_early", "// line_early.cpp: __LINE__ is small here.\n" +
+     LINE_TEST + MODEL_H + INCLUDES + ACC),
     ("b", "line_late", "// line_late.cpp: the same directives as line_early.cpp,\n"
-     "// further down, where __LINE__ is larger.\n" + "//\n" * 4 + INCLUDES +
-     LINE_TEST + '#include "model.h"\n' + ACC),
-    ("a", "file_one", "// file_one.cpp: its preamble expands __FILE__.\n" + INCLUDES +
-     "#pragma message(__FILE__)\n" + '#include "model.h"\n' + ACC),
-    ("b", "file_two", "// file_two.cpp: the same directives as file_one.cpp.\n" + INCLUDES +
-     "#pragma message(__FILE__)\n" + '#include "model.h"\n' + ACC),
+     "// further down, where __LINE__ is larger.\n" + "//\n" * 4 +
+     LINE_TEST + MODEL_H + INCLUDES + ACC),
+    ("a", "file_one", "// file_one.cpp: its preamble expands __FILE__.\n" +
+     "#pragma message(__FILE__)\n" + MODEL_H + INCLUDES + ACC),
+    ("b", "file_two", "// file_two.cpp: the same directives as file_one.cpp.\n" +
+     "#pragma message(__FILE__)\n" + MODEL_H + INCLUDES + ACC),
     ("d", "near", "// near.cpp: the same directives as one.cpp, but a model.h lies\n"
-     "// next to it.\n" + INCLUDES + '#include "model.h"\n' + ACC),
-    ("a", "flags_one", "// flags_one.cpp: ACC comes from the command line.\n" + INCLUDES +
-     '#include "model.h"\n'),
-    ("b", "flags_two", "// flags_two.cpp: the same directives as flags_one.cpp.\n" + INCLUDES +
-     '#include "model.h"\n'),
+     "// next to it.\n" + MODEL_H + INCLUDES + ACC),
+    ("a", "flags_one", "// flags_one.cpp: ACC comes from the command line.\n" +
+     MODEL_H + INCLUDES),
+    ("b", "flags_two", "// flags_two.cpp: the same directives as flags_one.cpp.\n" +
+     MODEL_H + INCLUDES),
+    ("e", "system_first", "// system_first.cpp: LibTorch, then the project's header.\n" +
+     INCLUDES + MODEL_H + ACC),
+    ("f", "angled_project",
+     "// angled_project.cpp: the project's header named <model.h>, found\n"
+     "// through -I.\n" + INCLUDES + "#include <model.h>\n" + ACC),
+    ("f", "conditional", "// conditional.cpp: the project's header in a conditional.\n" +
+     INCLUDES + "#if 1\n" + MODEL_H + "#endif\n" + ACC),
+    ("e", "quoted_torch",
+     '// quoted_torch.cpp: LibTorch named "torch/torch.h", found through -isystem.\n'
+     '#include "torch/torch.h"\n#include <vector>\n' + MODEL_H + ACC),
 ]
 
 
