@@ -166,8 +166,9 @@ private:
       for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
         const Expr *Arg = Call->getArg(I);
         const ValueDecl *D = referencedDecl(Arg);
-        if (stripWrappers(Arg) != stripWrappers(E) && !(D && Holders.contains(D)))
-          continue;
+        if (stripWrappers(Arg) != stripWrappers(E) &&
+            !(D && Holders.contains(D) && holdsTensorsOrFields(D->getType())))
+          continue; // (a holder of plain numbers hands on no history)
         if (!Callee) {
           if (OpaqueCallsMay)
             return true;
