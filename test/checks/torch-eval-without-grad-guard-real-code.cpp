@@ -162,6 +162,19 @@ TEST(LinearTest, EvalMode) {
   auto y = model(torch::ones({1, 4}));
   (void)y;
 }
+// A helper of the tests, called once from each test that uses it: its
+// forward results are only compared, but it runs once per test, not again
+// and again.
+void check_reverse_forward(bool twice) {
+  torch::nn::Linear model(4, 2);
+  auto output = model(torch::ones({1, 4}));
+  auto reversed = model(torch::ones({1, 4}));
+  if (twice)
+    (void)reversed.sum().item<float>();
+  (void)output.sum().item<float>();
+}
+TEST(LinearTest, ReverseForward) { check_reverse_forward(false); }
+TEST(LinearTest, ReverseForwardTwice) { check_reverse_forward(true); }
 
 // A prediction whose result a caller differentiates: training code.
 torch::Tensor predict_logits(torch::nn::Linear &model, const torch::Tensor &x) {
