@@ -15,18 +15,31 @@ using namespace clang;
 
 namespace torch_tidy {
 
-std::vector<PreambleInclude> preambleIncludes(llvm::StringRef Text,
-                                              const LangOptions &LangOpts) {
-  std::vector<PreambleInclude> Includes;
+void forEachRawToken(
+    llvm::StringRef Text, const LangOptions &LangOpts,
+    llvm::function_ref<void(const Token &, unsigned, llvm::StringRef)> Take) {
   // The lexer needs a terminating NUL after the text.
   std::string Copy = Text.str();
   Lexer L(SourceLocation(), LangOpts, Copy.data(), Copy.data(),
           Copy.data() + Copy.size());
+  Token T;
+  while (true) {
+    L.LexFromRawLexer(T);
+    if (T.is(tok::eof))
+      return;
+    unsigned End = L.getCurrentBufferOffset();
+    unsigned Offset = End - T.getLength();
+    Take(T, Offset, Text.slice(Offset, End));
+  }
+}
+
+std::vector<PreambleInclude> preambleIncludes(llvm::StringRef Text,
+                                              const LangOptions &LangOpts) {
+  std::vector<PreambleInclude> Includes;
   // The '#' of each conditional directive still open.
   std::vector<unsigned> Open;
   enum { None, Directive, Name, AngledName } State = None;
   unsigned Hash = 0, NameStart = 0;
-  Token T;
   auto Add = [&](llvm::StringRef HeaderName, bool Angled) {
     PreambleInclude I;
     I.Name = HeaderName.str();
@@ -35,13 +48,8 @@ std::vector<PreambleInclude> preambleIncludes(llvm::StringRef Text,
     I.Cut = Open.empty() ? Hash : Open.front();
     Includes.push_back(std::move(I));
   };
-  while (true) {
-    L.LexFromRawLexer(T);
-    if (T.is(tok::eof))
-      break;
-    unsigned End = L.getCurrentBufferOffset();
-    unsigned Offset = End - T.getLength();
-    llvm::StringRef Spelling = llvm::StringRef(Copy).slice(Offset, End);
+  forEachRawToken(Text, LangOpts, [&](const Token &T, unsigned Offset,
+                                      llvm::StringRef Spelling) {
     if (State == AngledName && T.isAtStartOfLine()) {
       Add("", false); // "<name" with no '>' on the line: malformed.
       State = None;
@@ -49,7 +57,7 @@ std::vector<PreambleInclude> preambleIncludes(llvm::StringRef Text,
     if (T.is(tok::hash) && T.isAtStartOfLine()) {
       State = Directive;
       Hash = Offset;
-      continue;
+      return;
     }
     llvm::StringRef Word =
         T.is(tok::raw_identifier) ? T.getRawIdentifier() : "";
@@ -69,20 +77,20 @@ std::vector<PreambleInclude> preambleIncludes(llvm::StringRef Text,
         Add(Spelling.drop_front().drop_back(), false);
       else if (T.is(tok::less)) {
         State = AngledName;
-        NameStart = End;
+        NameStart = Offset + Spelling.size();
       } else
         Add("", false); // A macro: what it names is unknown.
       break;
     case AngledName:
       if (T.is(tok::greater)) {
-        Add(llvm::StringRef(Copy).slice(NameStart, Offset).trim(), true);
+        Add(Text.slice(NameStart, Offset).trim(), true);
         State = None;
       }
       break;
     case None:
       break;
     }
-  }
+  });
   if (State == AngledName)
     Add("", false);
   return Includes;

@@ -56,6 +56,14 @@ struct PreambleInclude {
   unsigned Offset = 0;
 };
 
+/// Calls \p Take with each token of \p Text as the raw lexer sees it (comments
+/// are not tokens), with its offset and spelling.
+void forEachRawToken(
+    llvm::StringRef Text, const clang::LangOptions &LangOpts,
+    llvm::function_ref<void(const clang::Token &, unsigned Offset,
+                            llvm::StringRef Spelling)>
+        Take);
+
 /// The #include directives of \p Text (a preamble), in order.
 std::vector<PreambleInclude> preambleIncludes(llvm::StringRef Text,
                                               const clang::LangOptions &LangOpts);

@@ -101,19 +101,9 @@ void sortByMacroName(
 PreambleShape shapeOf(llvm::StringRef Text, const LangOptions &LangOpts) {
   PreambleShape S;
   S.Size = Text.size();
-  // The lexer needs a terminating NUL after the text.
-  std::string Copy = Text.str();
-  Lexer L(SourceLocation(), LangOpts, Copy.data(), Copy.data(),
-          Copy.data() + Copy.size());
   DirectiveScan Scan(S);
-  Token T;
-  while (true) {
-    L.LexFromRawLexer(T);
-    if (T.is(tok::eof))
-      break;
-    unsigned End = L.getCurrentBufferOffset();
-    unsigned Offset = End - T.getLength();
-    llvm::StringRef Spelling = llvm::StringRef(Copy).slice(Offset, End);
+  forEachRawToken(Text, LangOpts, [&](const Token &T, unsigned Offset,
+                                      llvm::StringRef Spelling) {
     S.Tokens.push_back({Offset, T.getLength()});
     S.Normalised += T.isAtStartOfLine()   ? '\n'
                     : T.hasLeadingSpace() ? ' '
@@ -121,7 +111,7 @@ PreambleShape shapeOf(llvm::StringRef Text, const LangOptions &LangOpts) {
     S.Normalised += std::to_string(Spelling.size()) + ":";
     S.Normalised += Spelling;
     Scan.take(T, Spelling);
-  }
+  });
   return S;
 }
 
