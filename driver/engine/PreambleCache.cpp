@@ -56,14 +56,15 @@ std::optional<UnitPreamble> unitPreamble(const CompilerInvocation &Invocation,
   llvm::SmallString<256> MainDir(llvm::sys::path::parent_path(U.MainPath));
   FS.makeAbsolute(MainDir);
   U.MainDir = std::string(MainDir);
+  U.WorkingDir = FS.getCurrentWorkingDirectory().get();
   U.Bounds = preambleBounds(
       Invocation.getLangOpts(), *U.Buffer,
-      SystemHeaderLookup(Invocation.getHeaderSearchOpts(), U.MainDir, FS));
+      LibraryHeaderLookup(Invocation.getHeaderSearchOpts(), U.MainDir,
+                          U.WorkingDir, FS));
   if (U.Bounds.Size == 0)
     return std::nullopt;
   U.Text = U.Buffer->getBuffer().take_front(U.Bounds.Size);
   U.Shape = shapeOf(U.Text, Invocation.getLangOpts());
-  U.WorkingDir = FS.getCurrentWorkingDirectory().get();
   U.Flags = preambleFlags(Invocation);
   return U;
 }

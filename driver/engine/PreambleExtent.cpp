@@ -5,6 +5,7 @@
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -98,37 +99,75 @@ std::vector<PreambleInclude> preambleIncludes(llvm::StringRef Text,
 
 PreambleBounds preambleBounds(const LangOptions &LangOpts,
                               const llvm::MemoryBuffer &Buffer,
-                              IsSystemInclude IsSystem) {
+                              IsLibraryInclude IsLibrary) {
   PreambleBounds Whole = ComputePreambleBounds(LangOpts, Buffer, 0);
   if (Whole.Size == 0)
     return Whole;
   std::vector<PreambleInclude> Includes = preambleIncludes(
       Buffer.getBuffer().take_front(Whole.Size), LangOpts);
-  // The first system include, by where it is.
-  unsigned FirstSystem = ~0u;
+  // The first library include, by where it is.
+  unsigned FirstLibrary = ~0u;
   for (const PreambleInclude &I : Includes) {
-    if (IsSystem(I)) {
-      FirstSystem = std::min(FirstSystem, I.Offset);
+    if (IsLibrary(I)) {
+      FirstLibrary = std::min(FirstLibrary, I.Offset);
       continue;
     }
-    // A cut inside a conditional goes before it: a system include in the
+    // A cut inside a conditional goes before it: a library include in the
     // same conditional does not count.
-    if (FirstSystem < I.Cut)
+    if (FirstLibrary < I.Cut)
       return PreambleBounds(I.Cut, /*PreambleEndsAtStartOfLine=*/true);
   }
   return Whole;
 }
 
-SystemHeaderLookup::SystemHeaderLookup(const HeaderSearchOptions &Options,
-                                       llvm::StringRef MainDir,
-                                       llvm::vfs::FileSystem &FS)
+namespace {
+
+/// \p Path with its symbolic links and "." and ".." resolved, or as it is
+/// when it does not exist.
+std::string realPath(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Path, Real))
+    return Path.str();
+  return std::string(Real);
+}
+
+/// The deepest directory that holds both \p A and \p B (real paths); ""
+/// when that is the root.
+std::string commonDirectory(llvm::StringRef A, llvm::StringRef B) {
+  llvm::SmallString<256> Common;
+  auto IA = llvm::sys::path::begin(A), EA = llvm::sys::path::end(A);
+  auto IB = llvm::sys::path::begin(B), EB = llvm::sys::path::end(B);
+  unsigned Parts = 0;
+  for (; IA != EA && IB != EB && *IA == *IB; ++IA, ++IB, ++Parts)
+    llvm::sys::path::append(Common, *IA);
+  // The root alone ("/") holds everything: no project.
+  return Parts > 1 ? std::string(Common) : "";
+}
+
+bool isWithin(llvm::StringRef Path, llvm::StringRef Dir) {
+  return !Dir.empty() && Path.starts_with(Dir) &&
+         (Path.size() == Dir.size() ||
+          llvm::sys::path::is_separator(Path[Dir.size()]));
+}
+
+} // namespace
+
+LibraryHeaderLookup::LibraryHeaderLookup(const HeaderSearchOptions &Options,
+                                         llvm::StringRef MainDir,
+                                         llvm::StringRef WorkingDir,
+                                         llvm::vfs::FileSystem &FS)
     : MainDir(MainDir.str()), FS(FS) {
   auto PathOf = [&](const HeaderSearchOptions::Entry &E) {
-    if (E.IgnoreSysRoot || Options.Sysroot.empty() || Options.Sysroot == "/" ||
-        !llvm::sys::path::is_absolute(E.Path))
-      return E.Path;
-    return Options.Sysroot + E.Path;
+    llvm::SmallString<256> Path(E.Path);
+    if (!E.IgnoreSysRoot && !Options.Sysroot.empty() &&
+        Options.Sysroot != "/" && llvm::sys::path::is_absolute(E.Path))
+      Path = Options.Sysroot + E.Path;
+    if (!llvm::sys::path::is_absolute(Path))
+      llvm::sys::fs::make_absolute(WorkingDir, Path);
+    return std::string(Path);
   };
+  std::string Project =
+      commonDirectory(realPath(MainDir), realPath(WorkingDir));
   // The order of Clang's header search: -iquote (for "name" only), -I,
   // the system directories, -idirafter. Framework directories are left
   // out: a header that only one of them holds is not found, so it counts
@@ -153,17 +192,18 @@ SystemHeaderLookup::SystemHeaderLookup(const HeaderSearchOptions &Options,
       break;
     }
   }
-  // A directory given both as -I and as a system directory is a system
-  // one: Clang drops the -I.
+  // A -I directory outside the project holds a library; so does one also
+  // given as a system directory (Clang drops the -I).
   for (Directory &D : Angled)
-    D.System = std::any_of(System.begin(), System.end(),
-                           [&](const Directory &S) { return S.Path == D.Path; });
+    D.Library = !isWithin(realPath(D.Path), Project) ||
+                std::any_of(System.begin(), System.end(),
+                            [&](const Directory &S) { return S.Path == D.Path; });
   Searched = std::move(Angled);
   Searched.insert(Searched.end(), System.begin(), System.end());
   Searched.insert(Searched.end(), After.begin(), After.end());
 }
 
-bool SystemHeaderLookup::operator()(const PreambleInclude &Include) const {
+bool LibraryHeaderLookup::operator()(const PreambleInclude &Include) const {
   if (Include.Name.empty() || llvm::sys::path::is_absolute(Include.Name))
     return false;
   auto Holds = [&](llvm::StringRef Dir) {
@@ -180,7 +220,7 @@ bool SystemHeaderLookup::operator()(const PreambleInclude &Include) const {
   }
   for (const Directory &D : Searched)
     if (Holds(D.Path))
-      return D.System;
+      return D.Library;
   return false;
 }
 

@@ -6,16 +6,20 @@
 // rebuild the whole preamble (LibTorch included) for each group of units
 // that includes it. So a unit's preamble ends before the first of its
 // leading #include directives that names a project header after one that
-// names a system header: the project headers from there on are parsed with
+// names a library header: the project headers from there on are parsed with
 // the unit's own code. A unit whose leading includes are all project
 // headers, or begin with them (its own header first), keeps Clang's whole
-// preamble up to the first project header that follows a system one.
+// preamble up to the first project header that follows a library one.
 //
-// "System" is Clang's meaning: the header is found in a system include
-// directory (-isystem, the toolchain's, -idirafter), not next to the unit
-// and not in a -I or -iquote directory. A header not found is not a system
-// header. Where the preamble ends never changes a result, only what is
-// parsed once and what is parsed per unit.
+// Which is which follows the unit's own header search. A library header is
+// found in a system include directory (-isystem, the toolchain's,
+// -idirafter), or through -I in a directory outside the project, taken to
+// be the deepest directory that holds both the unit and the compile's
+// working directory (a LibTorch unpacked in /opt and named with -I). A
+// project header is found next to the unit, through -iquote, or through -I
+// in the project; a header not found counts as one too. Where the preamble
+// ends never changes a result, only what is parsed once and what is parsed
+// per unit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,29 +72,31 @@ void forEachRawToken(
 std::vector<PreambleInclude> preambleIncludes(llvm::StringRef Text,
                                               const clang::LangOptions &LangOpts);
 
-/// Whether an include names a system header.
-using IsSystemInclude = llvm::function_ref<bool(const PreambleInclude &)>;
+/// Whether an include names a library header.
+using IsLibraryInclude = llvm::function_ref<bool(const PreambleInclude &)>;
 
 /// Clang's preamble bounds of \p Buffer, ended before the first include
-/// that \p IsSystem says is not a system header and that follows, outside
+/// that \p IsLibrary says is not a library header and that follows, outside
 /// any conditional they share, an include of one that is.
 clang::PreambleBounds preambleBounds(const clang::LangOptions &LangOpts,
                                      const llvm::MemoryBuffer &Buffer,
-                                     IsSystemInclude IsSystem);
+                                     IsLibraryInclude IsLibrary);
 
 /// Finds where the preprocessor would find an include's header, as the
 /// header search of \p Options does for a main file in \p MainDir
-/// (absolute), and says whether it is a system header.
-class SystemHeaderLookup {
+/// compiled in \p WorkingDir (both absolute), and says whether it is a
+/// library header.
+class LibraryHeaderLookup {
 public:
-  SystemHeaderLookup(const clang::HeaderSearchOptions &Options,
-                     llvm::StringRef MainDir, llvm::vfs::FileSystem &FS);
+  LibraryHeaderLookup(const clang::HeaderSearchOptions &Options,
+                      llvm::StringRef MainDir, llvm::StringRef WorkingDir,
+                      llvm::vfs::FileSystem &FS);
   bool operator()(const PreambleInclude &Include) const;
 
 private:
   struct Directory {
     std::string Path;
-    bool System;
+    bool Library;
   };
   std::vector<Directory> Quoted, Searched;
   std::string MainDir;

@@ -188,7 +188,7 @@ std::string preambleGroupHint(const tooling::CompileCommand &Command,
   LangOptions LangOpts;
   LangOpts.CPlusPlus = LangOpts.CPlusPlus11 = LangOpts.LineComment = true;
   // Where the preamble ends, guessed without the header search: a header
-  // named <so> is taken for a system one, one named "so" for the project's.
+  // named <so> is taken for a library's, one named "so" for the project's.
   PreambleBounds Bounds = preambleBounds(
       LangOpts, **Buffer, [](const PreambleInclude &I) { return I.Angled; });
   if (Bounds.Size == 0)

@@ -86,6 +86,10 @@ UNITS = [
      "// through -I.\n" + INCLUDES + "#include <model.h>\n" + ACC),
     ("f", "conditional", "// conditional.cpp: the project's header in a conditional.\n" +
      INCLUDES + "#if 1\n" + MODEL_H + "#endif\n" + ACC),
+    ("g", "library_by_i",
+     "// library_by_i.cpp: <vector>, then LibTorch, named with -I outside the\n"
+     "// project, then the project's header.\n"
+     "#include <vector>\n#include <torch/torch.h>\n" + MODEL_H + ACC),
     ("e", "quoted_torch",
      '// quoted_torch.cpp: LibTorch named "torch/torch.h", found through -isystem.\n'
      '#include "torch/torch.h"\n#include <vector>\n' + MODEL_H + ACC),
