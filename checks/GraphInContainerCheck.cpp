@@ -115,7 +115,7 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
   if (Carrying.empty())
     return;
   std::optional<analysis::Lifetime> Life =
-      analysis::outlivesIteration(TargetExpr, Store, Ctx);
+      analysis::outlivesIteration(TargetExpr, Store, Ctx, Carrying);
   if (!Life || analysis::isBoundedOnPurpose(*Life, Store, Ctx))
     return;
   report(Store, *Life, Carrying, History);

@@ -41,7 +41,10 @@ Kept keptBy(llvm::ArrayRef<const Expr *> Values, const analysis::Lifetime &Life,
   ASTContext &Ctx = History.context();
   if (Values.empty())
     return Kept::Activations;
-  const Stmt *Scope = iterationAround(Write, Ctx);
+  // The iteration of the loop that repeats the write (the one around a
+  // loop that only hands out pieces of a graph made before it).
+  const Stmt *Scope = Life.LoopStmt ? analysis::loopBody(Life.LoopStmt)
+                                    : iterationAround(Write, Ctx);
   const Stmt *Body = analysis::enclosingFunctionBody(Write, Ctx);
   for (const Expr *Value : Values) {
     if (walkedIn(Scope, Body, Value, Ctx))

@@ -57,8 +57,84 @@ static bool isDeclaredWithin(const ValueDecl *D, const Stmt *S,
          SM.isBeforeInTranslationUnit(Loc, S->getEndLoc());
 }
 
+namespace {
+/// Whether \p Loop writes \p D anywhere (assigns, updates, clears it).
+bool writtenIn(const ValueDecl *D, const Stmt *Loop) {
+  class Writes : public RecursiveASTVisitor<Writes> {
+  public:
+    explicit Writes(const ValueDecl *D) : D(D) {}
+    bool Found = false;
+    bool shouldVisitLambdaBody() const { return true; }
+    bool VisitCallExpr(CallExpr *Call) { return note(Call); }
+    bool VisitBinaryOperator(BinaryOperator *BO) { return note(BO); }
+    bool VisitDeclStmt(DeclStmt *DS) { return note(DS); }
+
+  private:
+    bool note(const Stmt *S) {
+      Found |= definitionAt(S, D).has_value();
+      return !Found;
+    }
+    const ValueDecl *D;
+  } W(D);
+  W.TraverseStmt(const_cast<Stmt *>(Loop));
+  return W.Found;
+}
+
+/// Whether \p Value is a part of a variable that \p Loop does not write:
+/// the variable, an element of it (`v[i]`, `v.at(i)`, `std::get<I>(t)`) or
+/// a view of it (`select`, `slice`, `narrow`, `view`, `reshape`, ...). Such
+/// a value adds no graph per iteration: the loop hands out pieces of one
+/// that existed before it.
+bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
+                           const SourceManager &SM) {
+  for (unsigned Depth = 0; Value && Depth < 16; ++Depth) {
+    Value = stripWrappers(Value)->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Value)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      return Var && !isDeclaredWithin(Var, Loop, SM) && !writtenIn(Var, Loop);
+    }
+    if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Value)) {
+      Value = Sub->getBase();
+      continue;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Value)) {
+      if (Op->getOperator() != OO_Subscript || Op->getNumArgs() < 1)
+        return false;
+      Value = Op->getArg(0);
+      continue;
+    }
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Value)) {
+      const CXXMethodDecl *Method = Member->getMethodDecl();
+      if (!Method || !Method->getIdentifier())
+        return false;
+      llvm::StringRef Name = Method->getName();
+      static constexpr llvm::StringLiteral Parts[] = {
+          "at",      "front",   "back",    "index",     "select",
+          "slice",   "narrow",  "view",    "reshape",   "squeeze",
+          "unsqueeze", "flatten", "expand", "permute",  "transpose",
+          "chunk",   "split",   "unbind",  "get"};
+      if (!llvm::is_contained(Parts, Name))
+        return false;
+      Value = Member->getImplicitObjectArgument();
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(Value)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || Call->getNumArgs() < 1 ||
+          Callee->getQualifiedNameAsString() != "std::get")
+        return false;
+      Value = Call->getArg(0);
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+} // namespace
+
 std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
-                                          ASTContext &Ctx) {
+                                          ASTContext &Ctx,
+                                          llvm::ArrayRef<const Expr *> Values) {
   bool ThroughThis = false;
   const ValueDecl *D = rootOf(Target, ThroughThis);
   if (!D)
@@ -77,10 +153,18 @@ std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
         (T->isPointerType() && !T->getPointeeType().isConstQualified()))
       return Lifetime{Lifetime::Call, D, Loop};
   }
+  const SourceManager &SM = Ctx.getSourceManager();
+  // A loop that hands out pieces of a graph made before it (the outputs
+  // of one forward split into a vector) grows nothing: what counts is the
+  // loop around it, if any.
+  while (Loop && !Values.empty() &&
+         llvm::all_of(Values, [&](const Expr *V) {
+           return isPartOfLoopInvariant(V, Loop, SM);
+         }))
+    Loop = innermostLoop(Loop, Ctx);
   if (!Loop)
     return std::nullopt;
   // Declared outside the loop: its declaration is not in the loop.
-  const SourceManager &SM = Ctx.getSourceManager();
   if (isDeclaredWithin(Var, Loop, SM))
     return std::nullopt;
   // A local or by-value parameter of a lambda that the loop calls is made

@@ -15,6 +15,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <optional>
 
@@ -30,10 +31,14 @@ struct Lifetime {
 };
 
 /// O: whether the object \p Target (an lvalue expression) outlives the
-/// iteration, or the call, in which \p At runs.
-std::optional<Lifetime> outlivesIteration(const clang::Expr *Target,
-                                          const clang::Stmt *At,
-                                          clang::ASTContext &Ctx);
+/// iteration, or the call, in which \p At runs. When \p Values, what \p At
+/// stores, are all parts (elements, views) of variables that a loop does
+/// not write, that loop makes no new graph per iteration, and the loop
+/// around it is the one that counts.
+std::optional<Lifetime>
+outlivesIteration(const clang::Expr *Target, const clang::Stmt *At,
+                  clang::ASTContext &Ctx,
+                  llvm::ArrayRef<const clang::Expr *> Values = {});
 
 /// Whether the history that \p L's target gathers is bounded on purpose: a
 /// backward pass consumes it after the loop, or in the loop before the target

@@ -93,7 +93,43 @@ void stored_and_backpropagated(torch::nn::Linear &model, const std::vector<torch
   }
 }
 
+// One step's outputs split into a fresh vector every N steps, after
+// backward(): the inner loop hands out pieces of one graph; the training
+// loop around it is the one that repeats, and the vector keeps that step's
+// graph until the next sample.
+void detect(const std::vector<torch::Tensor> &outputs);
+void sample_every_n(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
+                    torch::optim::SGD &optimizer) {
+  std::vector<torch::Tensor> output_one;
+  for (size_t step = 0; step < xs.size(); step++) {
+    auto output = model(xs[step]);
+    optimizer.zero_grad();
+    output.sum().backward();
+    optimizer.step();
+    if (step % 10 == 1) {
+      output_one = std::vector<torch::Tensor>(2);
+      for (size_t i = 0; i < output_one.size(); i++)
+        output_one.at(i) = output[i];
+        // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'output_one' outlives the iteration and each time a tensor that carries autograd history is stored in it; backward() has freed the saved activations
+        // CHECK-MESSAGES: :[[@LINE-11]]:30: note: 'output_one' is declared outside the loop
+        // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the loop that repeats it
+        // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'output_one' is cleared here, which bounds the growth
+        // CHECK-FIXES: output_one.at(i) = output[i].detach();
+      detect(output_one);
+    }
+  }
+}
+
 // ---- Not flagged ------------------------------------------------------------
+
+// One forward's output split into a vector: no new graph per iteration.
+void split_heads(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto output = model(x);
+  std::vector<torch::Tensor> heads(2);
+  for (size_t i = 0; i < heads.size(); i++)
+    heads.at(i) = output.select(0, i);
+  detect(heads);
+}
 
 // Parameters and leaves keep no graph.
 struct NetImpl : torch::nn::Module {
