@@ -24,6 +24,29 @@ bool isModuleClass(const CXXRecordDecl *RD) {
   });
 }
 
+static bool isInNamespace(const Decl *D, llvm::ArrayRef<llvm::StringRef> Roots);
+
+/// A method of the user's own module class whose body is not in the unit,
+/// handed a tensor and returning tensors (`actor.sample_normal(state)`
+/// defined in another file): it runs the module's layers on its input, as
+/// its forward does. Methods of LibTorch's modules, and those with a body in
+/// view, are judged by what they are.
+static bool runsModuleOutOfView(const CXXMemberCallExpr *Call,
+                                const CXXMethodDecl *MD) {
+  if (MD->isStatic() || !MD->getIdentifier() || !isModuleClass(MD->getParent()) ||
+      isInNamespace(MD->getParent(), {"torch", "at", "c10"}))
+    return false;
+  const FunctionDecl *Def = MD->getDefinition();
+  if ((Def && Def->hasBody()) ||
+      MD->getASTContext().getSourceManager().isInSystemHeader(MD->getLocation()))
+    return false;
+  if (!holdsTensors(MD->getReturnType()))
+    return false;
+  return llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+    return holdsTensors(Arg->getType());
+  });
+}
+
 bool isForwardCall(const Expr *E) {
   E = stripWrappers(E);
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E))
@@ -31,9 +54,10 @@ bool isForwardCall(const Expr *E) {
            isModuleClass(recordOf(Op->getArg(0)->getType(), /*ThroughPointer=*/true));
   if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *MD = Call->getMethodDecl();
-    if (!MD || !MD->getIdentifier() ||
-        !(isForwardName(MD->getName()) || MD->getName() == "run_method"))
+    if (!MD || !MD->getIdentifier())
       return false;
+    if (!(isForwardName(MD->getName()) || MD->getName() == "run_method"))
+      return runsModuleOutOfView(Call, MD);
     return isModuleClass(MD->getParent()) ||
            isModuleClass(recordOf(Call->getImplicitObjectArgument()->getType(),
                                     /*ThroughPointer=*/true));

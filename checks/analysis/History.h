@@ -96,7 +96,9 @@ inline bool isForwardName(llvm::StringRef Name) {
 }
 
 /// Whether \p E runs a module's forward: `m->forward(x)`, `m(x)` through a
-/// ModuleHolder, `seq->forward(x)`, `any.forward(x)`, `jit_module.forward(...)`.
+/// ModuleHolder, `seq->forward(x)`, `any.forward(x)`, `jit_module.forward(...)`,
+/// or a method of the user's module class whose body is not in the unit,
+/// handed a tensor and returning tensors (`actor.sample_normal(state)`).
 bool isForwardCall(const clang::Expr *E);
 
 /// Whether the call \p E returns a value without history whatever its

@@ -7,6 +7,7 @@
 #include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/History.h"
 #include "checks/analysis/LoopScope.h"
+#include "checks/analysis/ModuleMode.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
@@ -283,6 +284,29 @@ bool consumedAndResetInLoop(const Lifetime &L, ASTContext &Ctx) {
   return false;
 }
 
+/// Whether a forward pass inside \p Loop runs its module in evaluation mode
+/// (ModuleMode): `model->eval()` on every path before it in \p Function, or
+/// a member module its class only ever sets to evaluation mode.
+bool runsInEvaluationMode(const Stmt *Loop, const FunctionDecl *Function,
+                          ASTContext &Ctx) {
+  class Forwards : public RecursiveASTVisitor<Forwards> {
+  public:
+    llvm::SmallVector<const CallExpr *, 4> Found;
+    bool VisitCallExpr(CallExpr *Call) {
+      if (isForwardCall(Call))
+        Found.push_back(Call);
+      return true;
+    }
+  } Finder;
+  Finder.TraverseStmt(const_cast<Stmt *>(Loop));
+  if (Finder.Found.empty())
+    return false;
+  FunctionFlow Flow(Function, Ctx);
+  return llvm::any_of(Finder.Found, [&](const CallExpr *Forward) {
+    return evalModeAt(Forward, Forward, &Flow, Ctx) != nullptr;
+  });
+}
+
 /// A loop that builds its function's result: the function trains nothing
 /// itself (no backward pass, no optimizer step) and returns, with its
 /// history, what the loop gathered (an unrolled decoder's forward, a
@@ -301,6 +325,11 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx) {
                (referencedDecl(stripWrappers(Value)) == L.Target ||
                 Sources.sourcesOf(Value).contains(L.Target));
       }))
+    return false;
+  // A loop that runs its model in evaluation mode builds nothing for a
+  // caller to train: the function is evaluation code, and the graph it
+  // gathers is kept for nothing.
+  if (runsInEvaluationMode(L.LoopStmt, Function, Ctx))
     return false;
   // The caller decides, as for a module's own forward: what it does with
   // the result is judged where it does it.

@@ -229,6 +229,24 @@ void opaque(torch::nn::Linear &model, const torch::Tensor &x,
   probe_history(square(out));
 }
 
+// A method of the user's module whose body is in another file, run on a
+// tensor: it runs the module's layers. One handed no tensor, or whose body
+// is in view, is judged by what is known of it.
+struct PolicyImpl : torch::nn::Module {
+  torch::nn::Linear fc{4, 2};
+  std::pair<torch::Tensor, torch::Tensor> sample(torch::Tensor state, bool noisy);
+  torch::Tensor norm() const;
+  torch::Tensor twice(const torch::Tensor &t) { return t * 2; }
+};
+void module_methods_out_of_view(PolicyImpl &policy, const torch::Tensor &x) {
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(policy.sample(x, false).first);
+  // CHECK: [[@LINE+1]]:3: history=unknown
+  probe_history(policy.norm());
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(policy.twice(torch::zeros({4})));
+}
+
 // A parameter takes the history its call sites hand it.
 void sink(const torch::Tensor &t) {
   // CHECK: [[@LINE+1]]:3: history=yes

@@ -148,6 +148,25 @@ void score_all(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
     (void)score(x);
 }
 
+// A method of the agent's own module, defined in another file, run on the
+// observation: it runs the module's layers as its forward does.
+struct GaussianActor : torch::nn::Module {
+  torch::nn::Linear fc{4, 2};
+  std::pair<torch::Tensor, torch::Tensor> sampleNormal(torch::Tensor state, bool reparameterize);
+  torch::Tensor weightNorm() const;
+  torch::Tensor scaled(const torch::Tensor &x) { return x * 2; }
+};
+struct SoftActorCritic {
+  GaussianActor actorNet;
+  torch::Tensor chooseAction(torch::Tensor observation) {
+    // CHECK-FIXES: torch::Tensor chooseAction(torch::Tensor observation) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    auto outputActor = actorNet.sampleNormal(observation, false);
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: the model runs forward in evaluation code
+    return outputActor.first.detach();
+  }
+};
+
 // ---- Not flagged ------------------------------------------------------------
 
 // A unit test that runs the model once keeps nothing past the test.
@@ -323,4 +342,12 @@ struct Agent2C {
     optimizer.step();
   }
   torch::Tensor features(const torch::Tensor &obs) { return actor(obs); }
+};
+
+// Methods of a module that run no layer on an input: an accessor handed no
+// tensor, and a helper whose body is in view and uses no parameter.
+struct ActorUser {
+  GaussianActor actor;
+  torch::Tensor predict_norm() { return actor.weightNorm(); }
+  torch::Tensor predict_scaled(const torch::Tensor &x) { return actor.scaled(x).detach(); }
 };

@@ -169,6 +169,40 @@ void backward_through_total(torch::nn::Linear &model, const std::vector<torch::T
   }
 }
 
+// A loop that builds its function's result while the model runs in
+// evaluation mode: no caller trains on that graph, so each concatenation
+// keeps every forward's activations for nothing (one-shot classification by
+// the median distance to each class's examples).
+torch::Tensor classify_by_median(torch::nn::Linear &model, const torch::Tensor &src,
+                                 const std::vector<std::vector<torch::Tensor>> &groups) {
+  torch::Tensor scores;
+  model->eval();
+  size_t count_group = 0;
+  for (const auto &group : groups) {
+    torch::Tensor buf;
+    int count = 0;
+    for (const auto &x : group) {
+      auto out = model(x - src);
+      if (count == 0)
+        buf = out;
+      else
+        buf = torch::cat({buf, out}, 1);
+        // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'buf' outlives the iteration and takes on the autograd history of 'out' every time
+        // CHECK-FIXES: buf = torch::cat({buf, out.detach()}, 1);
+      count++;
+    }
+    auto median = torch::median(buf).view({1, 1});
+    if (count_group == 0)
+      scores = median;
+    else
+      scores = torch::cat({scores, median}, 1);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'scores' outlives the iteration and takes on the autograd history of 'median' every time
+      // CHECK-FIXES: scores = torch::cat({scores, median.detach()}, 1);
+    count_group++;
+  }
+  return scores.softmax(1);
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // Gradient accumulation done right: the window is backpropagated and reset

@@ -227,6 +227,7 @@ class TORCH_API Tensor : public TensorBase {
   ::std::tuple<at::Tensor,at::Tensor> min(int64_t dim, bool keepdim=false) const;
   at::Tensor mean(c10::optional<at::ScalarType> dtype=c10::nullopt) const;
   at::Tensor mean(at::OptionalIntArrayRef dim, bool keepdim=false, c10::optional<at::ScalarType> dtype=c10::nullopt) const;
+  at::Tensor median() const;
   at::Tensor std(bool unbiased=true) const;
   at::Tensor var(bool unbiased=true) const;
   at::Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
