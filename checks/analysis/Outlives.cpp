@@ -3,6 +3,7 @@
 #include "checks/analysis/Outlives.h"
 
 #include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/Differentiated.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/History.h"
@@ -284,11 +285,13 @@ bool consumedAndResetInLoop(const Lifetime &L, ASTContext &Ctx) {
   return false;
 }
 
-/// Whether a forward pass inside \p Loop runs its module in evaluation mode
-/// (ModuleMode): `model->eval()` on every path before it in \p Function, or
-/// a member module its class only ever sets to evaluation mode.
-bool runsInEvaluationMode(const Stmt *Loop, const FunctionDecl *Function,
-                          ASTContext &Ctx) {
+/// Whether \p Loop runs its model as evaluation code: a forward pass inside
+/// it finds its module in evaluation mode (ModuleMode: `model->eval()` on
+/// every path before it in \p Function, or a member module its class only
+/// ever sets to evaluation mode), and nothing in the unit differentiates
+/// what it computes (D, as the evaluation check asks it).
+bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
+                          ASTContext &Ctx, HistoryAnalysis &History) {
   class Forwards : public RecursiveASTVisitor<Forwards> {
   public:
     llvm::SmallVector<const CallExpr *, 4> Found;
@@ -299,11 +302,12 @@ bool runsInEvaluationMode(const Stmt *Loop, const FunctionDecl *Function,
     }
   } Finder;
   Finder.TraverseStmt(const_cast<Stmt *>(Loop));
-  if (Finder.Found.empty())
-    return false;
-  FunctionFlow Flow(Function, Ctx);
+  const FunctionFlow *Flow = History.flowOf(Function);
   return llvm::any_of(Finder.Found, [&](const CallExpr *Forward) {
-    return evalModeAt(Forward, Forward, &Flow, Ctx) != nullptr;
+    return evalModeAt(Forward, Forward, Flow, Ctx) &&
+           History.callers() &&
+           !mayBeDifferentiated(Forward, Ctx, *History.callers(),
+                                /*OpaqueCallsMay=*/false, &History);
   });
 }
 
@@ -311,7 +315,8 @@ bool runsInEvaluationMode(const Stmt *Loop, const FunctionDecl *Function,
 /// itself (no backward pass, no optimizer step) and returns, with its
 /// history, what the loop gathered (an unrolled decoder's forward, a
 /// sample()). Its caller decides what to do with the graph.
-bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx) {
+bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
+                          HistoryAnalysis *History) {
   const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body || !holdsTensorsOrFields(Function->getReturnType()) ||
@@ -329,7 +334,7 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx) {
   // A loop that runs its model in evaluation mode builds nothing for a
   // caller to train: the function is evaluation code, and the graph it
   // gathers is kept for nothing.
-  if (runsInEvaluationMode(L.LoopStmt, Function, Ctx))
+  if (History && runsAsEvaluationCode(L.LoopStmt, Function, Ctx, *History))
     return false;
   // The caller decides, as for a module's own forward: what it does with
   // the result is judged where it does it.
@@ -358,10 +363,11 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   return nullptr;
 }
 
-bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
+bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
+                        HistoryAnalysis *History) {
   if (L.Kind == Lifetime::Loop)
     return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
-           buildsFunctionResult(L, Ctx);
+           buildsFunctionResult(L, Ctx, History);
   // A module's state carried from one forward to the next (a recurrent
   // state stepped through a sequence), which the module can reset: the
   // caller runs the sequences and backpropagates them.

@@ -21,6 +21,8 @@
 
 namespace torch_tidy::analysis {
 
+class HistoryAnalysis;
+
 struct Lifetime {
   enum KindT {
     Loop, ///< a local declared outside the loop that runs the write
@@ -43,10 +45,12 @@ outlivesIteration(const clang::Expr *Target, const clang::Stmt *At,
 /// Whether the history that \p L's target gathers is bounded on purpose: a
 /// backward pass consumes it after the loop, or in the loop before the target
 /// is reset (gradient accumulation); the loop builds its function's returned
-/// result (the caller decides); or a module's state is stepped through a
+/// result (the caller decides; with \p History, not when the loop runs its
+/// model as evaluation code); or a module's state is stepped through a
 /// sequence that the module can reset.
 bool isBoundedOnPurpose(const Lifetime &L, const clang::Stmt *At,
-                        clang::ASTContext &Ctx);
+                        clang::ASTContext &Ctx,
+                        HistoryAnalysis *History = nullptr);
 
 /// A statement that clears or replaces \p L's target with a value that
 /// does not come from it (`clear()`, `reset()`, `t = fresh`): in the

@@ -318,6 +318,23 @@ torch::Tensor sample(torch::nn::Linear &model, torch::Tensor x, int64_t steps) {
   return sum;
 }
 
+// The same result-building loop in evaluation mode (dropout off), whose
+// caller trains on the result: the caller decides.
+torch::Tensor rollout_without_dropout(torch::nn::Linear &policy, torch::Tensor x, int64_t steps) {
+  policy->eval();
+  torch::Tensor log_probs;
+  for (int64_t t = 0; t < steps; ++t) {
+    x = policy(x);
+    log_probs = t == 0 ? x : torch::cat({log_probs, x}, 1);
+  }
+  return log_probs;
+}
+void reinforce(torch::nn::Linear &policy, const torch::Tensor &x, torch::optim::SGD &optimizer) {
+  auto loss = -rollout_without_dropout(policy, x, 8).sum();
+  loss.backward();
+  optimizer.step();
+}
+
 // Metrics computed elsewhere that return no history.
 torch::Tensor accuracy(const torch::Tensor &output, const torch::Tensor &target);
 int64_t count_correct(const torch::Tensor &output, const torch::Tensor &target);
