@@ -269,11 +269,24 @@ void EvalWithoutGradGuardCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(expr(isForward()).bind("forward"), this);
 }
 
+/// A name that also says "value" (`get_action_and_value`,
+/// `getActionAndValue`): an actor-critic's step that returns the critic's
+/// value and the action's log-probability, run under a guard for the
+/// rollout and with gradients for the update. The default names leave it
+/// out; an EvalFunctions of the user's is taken as written.
+static bool saysValue(llvm::StringRef Name) {
+  return llvm::any_of(analysis::nameWords(Name), [](llvm::StringRef W) {
+    return W == "value" || W == "values";
+  });
+}
+
 bool EvalWithoutGradGuardCheck::isEvalName(const FunctionDecl *Function) {
   // A function that trains (a backward pass, an optimizer step) is not
   // evaluation code, whatever its name (test_rnn_xor() trains a model).
   return Function->getIdentifier() && !isTestBody(Function) &&
          EvalFunctionsRegex.match(Function->getName()) &&
+         !(EvalFunctions == DefaultEvalFunctions &&
+           saysValue(Function->getName())) &&
          !(Function->getBody() && analysis::trainsIn(Function->getBody()));
 }
 

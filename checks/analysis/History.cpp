@@ -171,13 +171,9 @@ const char *Carries::name() const {
   return Names[Bits & 7];
 }
 
-bool isMetricName(const FunctionDecl *FD) {
-  if (!FD || !FD->getIdentifier())
-    return false;
-  // The words of the name: snake_case and camelCase pieces, lower case.
+llvm::SmallVector<std::string, 4> nameWords(llvm::StringRef Name) {
   llvm::SmallVector<std::string, 4> Words;
   std::string Word;
-  llvm::StringRef Name = FD->getName();
   for (size_t I = 0; I < Name.size(); ++I) {
     char C = Name[I];
     bool Upper = C >= 'A' && C <= 'Z';
@@ -193,6 +189,13 @@ bool isMetricName(const FunctionDecl *FD) {
   }
   if (!Word.empty())
     Words.push_back(Word);
+  return Words;
+}
+
+bool isMetricName(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::SmallVector<std::string, 4> Words = nameWords(FD->getName());
   if (llvm::any_of(Words, [](llvm::StringRef W) {
         return W == "loss" || W == "criterion" || W == "objective";
       }))

@@ -106,6 +106,10 @@ bool isForwardCall(const clang::Expr *E);
 /// conversions, ...
 bool cutsHistory(const clang::Expr *E, const clang::ASTContext &Ctx);
 
+/// The words of an identifier, lower case: its snake_case and camelCase
+/// pieces (`getActionAndValue` -> get, action, and, value).
+llvm::SmallVector<std::string, 4> nameWords(llvm::StringRef Name);
+
 /// Whether the name of function \p FD says it computes a metric (accuracy,
 /// counts, scores, ...), whose result is not differentiated.
 bool isMetricName(const clang::FunctionDecl *FD);

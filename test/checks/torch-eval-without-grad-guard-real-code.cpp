@@ -351,3 +351,18 @@ struct ActorUser {
   torch::Tensor predict_norm() { return actor.weightNorm(); }
   torch::Tensor predict_scaled(const torch::Tensor &x) { return actor.scaled(x).detach(); }
 };
+
+// An actor-critic's get_action_and_value, defined here and called by the
+// rollout (under a guard) and the update (with gradients) of another file:
+// the name says action, but also value.
+struct CriticAgent {
+  torch::nn::Linear actor{4, 2}, critic{4, 1};
+  std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> getActionAndValueDiscrete(const torch::Tensor &x) {
+    auto logits = actor(x);
+    auto action = logits.argmax(-1);
+    return {action, torch::log_softmax(logits, -1), critic(x)};
+  }
+  std::tuple<torch::Tensor, torch::Tensor> get_action_and_value(const torch::Tensor &x) {
+    return {actor(x), critic(x)};
+  }
+};
