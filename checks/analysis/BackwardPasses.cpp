@@ -85,20 +85,7 @@ bool walksGraphOfValue(const CallExpr *Backward, const Expr *Value,
 }
 
 namespace {
-class ForwardFinder : public RecursiveASTVisitor<ForwardFinder> {
-public:
-  bool Found = false;
-  bool VisitCallExpr(CallExpr *Call) {
-    Found |= isForwardCall(Call);
-    return !Found;
-  }
-};
-
-bool runsForward(const Expr *E) {
-  ForwardFinder Finder;
-  Finder.TraverseStmt(const_cast<Expr *>(E));
-  return Finder.Found;
-}
+bool runsForward(const Expr *E) { return !forwardCallsIn(E).empty(); }
 
 /// Whether \p D, a variable, is declared inside \p S.
 bool declaredIn(const ValueDecl *D, const Stmt *S, const SourceManager &SM) {

@@ -65,6 +65,20 @@ bool isForwardCall(const Expr *E) {
   return false;
 }
 
+llvm::SmallVector<const CallExpr *, 4> forwardCallsIn(const Stmt *S) {
+  class Forwards : public RecursiveASTVisitor<Forwards> {
+  public:
+    llvm::SmallVector<const CallExpr *, 4> Found;
+    bool VisitCallExpr(CallExpr *Call) {
+      if (isForwardCall(Call))
+        Found.push_back(Call);
+      return true;
+    }
+  } Finder;
+  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  return std::move(Finder.Found);
+}
+
 /// Tensor operations whose result carries no history.
 static bool isCutName(llvm::StringRef Name) {
   return llvm::is_contained(

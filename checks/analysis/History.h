@@ -101,6 +101,9 @@ inline bool isForwardName(llvm::StringRef Name) {
 /// handed a tensor and returning tensors (`actor.sample_normal(state)`).
 bool isForwardCall(const clang::Expr *E);
 
+/// Every forward pass (isForwardCall) in \p S, lambdas included.
+llvm::SmallVector<const clang::CallExpr *, 4> forwardCallsIn(const clang::Stmt *S);
+
 /// Whether the call \p E returns a value without history whatever its
 /// operands carry: detach(), item(), argmax, comparisons, integer and bool
 /// conversions, ...
