@@ -135,7 +135,7 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
                        return Carried.dependsOnCarried(V);
                      }))
       continue; // a plain overwrite keeps one graph at most
-    if (analysis::isBoundedOnPurpose(*Life, W.At, Ctx, &History) ||
+    if (analysis::isBoundedOnPurpose(*Life, W.At, Ctx, History) ||
         llvm::any_of(W.Values, [&](const Expr *V) {
           return Carried.stepsThroughLayers(V);
         }))

@@ -116,7 +116,7 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   std::optional<analysis::Lifetime> Life =
       analysis::outlivesIteration(TargetExpr, Store, Ctx, Carrying);
-  if (!Life || analysis::isBoundedOnPurpose(*Life, Store, Ctx, &History))
+  if (!Life || analysis::isBoundedOnPurpose(*Life, Store, Ctx, History))
     return;
   report(Store, *Life, Carrying, History);
 }

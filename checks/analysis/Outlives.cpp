@@ -292,18 +292,8 @@ bool consumedAndResetInLoop(const Lifetime &L, ASTContext &Ctx) {
 /// what it computes (D, as the evaluation check asks it).
 bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
                           ASTContext &Ctx, HistoryAnalysis &History) {
-  class Forwards : public RecursiveASTVisitor<Forwards> {
-  public:
-    llvm::SmallVector<const CallExpr *, 4> Found;
-    bool VisitCallExpr(CallExpr *Call) {
-      if (isForwardCall(Call))
-        Found.push_back(Call);
-      return true;
-    }
-  } Finder;
-  Finder.TraverseStmt(const_cast<Stmt *>(Loop));
   const FunctionFlow *Flow = History.flowOf(Function);
-  return llvm::any_of(Finder.Found, [&](const CallExpr *Forward) {
+  return llvm::any_of(forwardCallsIn(Loop), [&](const CallExpr *Forward) {
     return evalModeAt(Forward, Forward, Flow, Ctx) &&
            History.callers() &&
            !mayBeDifferentiated(Forward, Ctx, *History.callers(),
@@ -316,7 +306,7 @@ bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
 /// history, what the loop gathered (an unrolled decoder's forward, a
 /// sample()). Its caller decides what to do with the graph.
 bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
-                          HistoryAnalysis *History) {
+                          HistoryAnalysis &History) {
   const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body || !holdsTensorsOrFields(Function->getReturnType()) ||
@@ -334,7 +324,7 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
   // A loop that runs its model in evaluation mode builds nothing for a
   // caller to train: the function is evaluation code, and the graph it
   // gathers is kept for nothing.
-  if (History && runsAsEvaluationCode(L.LoopStmt, Function, Ctx, *History))
+  if (runsAsEvaluationCode(L.LoopStmt, Function, Ctx, History))
     return false;
   // The caller decides, as for a module's own forward: what it does with
   // the result is judged where it does it.
@@ -364,7 +354,7 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
 }
 
 bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
-                        HistoryAnalysis *History) {
+                        HistoryAnalysis &History) {
   if (L.Kind == Lifetime::Loop)
     return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
            buildsFunctionResult(L, Ctx, History);

@@ -45,12 +45,11 @@ outlivesIteration(const clang::Expr *Target, const clang::Stmt *At,
 /// Whether the history that \p L's target gathers is bounded on purpose: a
 /// backward pass consumes it after the loop, or in the loop before the target
 /// is reset (gradient accumulation); the loop builds its function's returned
-/// result (the caller decides; with \p History, not when the loop runs its
-/// model as evaluation code); or a module's state is stepped through a
-/// sequence that the module can reset.
+/// result (the caller decides, unless the loop runs its model as evaluation
+/// code); or a module's state is stepped through a sequence that the module
+/// can reset.
 bool isBoundedOnPurpose(const Lifetime &L, const clang::Stmt *At,
-                        clang::ASTContext &Ctx,
-                        HistoryAnalysis *History = nullptr);
+                        clang::ASTContext &Ctx, HistoryAnalysis &History);
 
 /// A statement that clears or replaces \p L's target with a value that
 /// does not come from it (`clear()`, `reset()`, `t = fresh`): in the

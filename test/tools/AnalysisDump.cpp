@@ -77,7 +77,7 @@ public:
         llvm::outs() << "no";
       else
         llvm::outs() << (Life->Kind == Lifetime::Loop ? "loop" : "call")
-                     << (isBoundedOnPurpose(*Life, Call, Ctx, History.get()) ? " bounded" : "");
+                     << (isBoundedOnPurpose(*Life, Call, Ctx, *History) ? " bounded" : "");
       llvm::outs() << "\n";
       return;
     }
