@@ -61,6 +61,26 @@ bool trainsIn(const Stmt *S) {
   return Finder.Steps || !Finder.Backwards.empty();
 }
 
+bool buildsDifferentiableGradients(const CallExpr *Call, const ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!isBackwardFunction(Callee) || isa<CXXMemberCallExpr>(Call) ||
+      !Callee->getIdentifier() || Callee->getName() != "grad")
+    return false;
+  std::optional<unsigned> Index = parameterIndex(Callee, "create_graph");
+  return Index && *Index < Call->getNumArgs() &&
+         !isa<CXXDefaultArgExpr>(Call->getArg(*Index)) &&
+         evaluateOptionalBool(Call->getArg(*Index), Ctx) != OptionalBool::False;
+}
+
+bool trainsBesidesDifferentiableGradients(const Stmt *S, const ASTContext &Ctx) {
+  BackwardFinder Finder(/*IntoLambdas=*/false);
+  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  return Finder.Steps ||
+         llvm::any_of(Finder.Backwards, [&](const CallExpr *Backward) {
+           return !buildsDifferentiableGradients(Backward, Ctx);
+         });
+}
+
 bool walksGraphOf(const CallExpr *Backward, const ValueDecl *Target,
                   const TensorSources &Sources) {
   const Expr *Roots = backwardRoots(Backward);

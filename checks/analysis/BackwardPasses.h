@@ -32,6 +32,19 @@ backwardPassesInDecl(const clang::Decl *D);
 /// lambdas it defines): code that trains.
 bool trainsIn(const clang::Stmt *S);
 
+/// Whether \p Call is torch::autograd::grad asked for a graph of the
+/// backward pass (create_graph true, or not known to be false): its
+/// gradients are a differentiable result, as a forward's output is.
+bool buildsDifferentiableGradients(const clang::CallExpr *Call,
+                                   const clang::ASTContext &Ctx);
+
+/// trainsIn(\p S), not counting the calls that build differentiable
+/// gradients: code that computes higher-order derivatives for its caller
+/// (a Hessian's diagonal, a Jacobian taken column by column) trains nothing
+/// itself.
+bool trainsBesidesDifferentiableGradients(const clang::Stmt *S,
+                                          const clang::ASTContext &Ctx);
+
 /// Whether the backward pass \p Backward walks the graph of \p Target: its
 /// roots are \p Target or are computed from it.
 bool walksGraphOf(const clang::CallExpr *Backward,

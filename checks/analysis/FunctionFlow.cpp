@@ -7,6 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
@@ -48,7 +49,48 @@ static std::optional<Definition> unconditionalReplaceIn(const CXXMethodDecl *Met
   return std::nullopt;
 }
 
+/// Whether \p FD is a function of the user's whose body is not in the unit.
+static bool isOpaqueUserFunction(const FunctionDecl *FD) {
+  if (!FD || FD->hasBody() || FD->isInStdNamespace())
+    return false;
+  std::string Qualified = FD->getQualifiedNameAsString();
+  llvm::StringRef Q(Qualified);
+  return !Q.starts_with("at::") && !Q.starts_with("torch::") &&
+         !Q.starts_with("c10::") &&
+         !FD->getASTContext().getSourceManager().isInSystemHeader(
+             FD->getLocation());
+}
+
+/// `f(model, x, out)` with `out` a tensor handed to a function whose body is
+/// not in the unit by non-const reference: the callee writes it (an output
+/// parameter). What it writes is answered by the call, as for its result.
+static std::optional<Definition> outputArgumentAt(const CallExpr *Call,
+                                                  const ValueDecl *Var) {
+  if (isa<CXXOperatorCallExpr>(Call))
+    return std::nullopt;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!isOpaqueUserFunction(FD))
+    return std::nullopt;
+  for (unsigned I = 0, N = FD->getNumParams(); I < N && I < Call->getNumArgs();
+       ++I) {
+    QualType T = FD->getParamDecl(I)->getType();
+    if (!T->isLValueReferenceType() || T->getPointeeType().isConstQualified() ||
+        !isTensorType(T.getNonReferenceType()))
+      continue;
+    const Expr *Arg = Call->getArg(I);
+    if (names(Arg, Var))
+      return Definition{Definition::Replace, Call, {Call}};
+    // f(model, x, outs[i]): an element of the container is written.
+    if (containerOf(Arg) != stripWrappers(Arg) && names(containerOf(Arg), Var))
+      return Definition{Definition::Update, Call, {Call}};
+  }
+  return std::nullopt;
+}
+
 std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (auto Def = outputArgumentAt(Call, Var))
+      return Def;
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       // A static local is initialised once, not each time this runs.

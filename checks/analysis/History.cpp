@@ -2,6 +2,8 @@
 
 #include "checks/analysis/History.h"
 
+#include "checks/analysis/BackwardPasses.h"
+
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TorchTypes.h"
@@ -221,6 +223,17 @@ bool isMetricName(const FunctionDecl *FD) {
          "score", "scores", "auc", "topk", "top1", "top5", "bleu", "hits",
          "argmax"},
         W);
+  });
+}
+
+bool saysEvaluation(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  return llvm::any_of(nameWords(FD->getName()), [](llvm::StringRef W) {
+    return llvm::is_contained({"eval", "evaluate", "evaluation", "test", "val",
+                               "valid", "validate", "validation", "infer",
+                               "inference", "predict", "prediction"},
+                              W);
   });
 }
 
@@ -565,6 +578,13 @@ Carries HistoryAnalysis::ofMemberCall(const CXXMemberCallExpr *Call,
 
 Carries HistoryAnalysis::ofTorchFunction(const CallExpr *Call,
                                          llvm::StringRef Name) {
+  // torch::autograd::grad(outputs, ..., create_graph=true): the gradients
+  // are differentiable themselves, with a graph back through the outputs'
+  // (a double backward keeps both). Without create_graph they carry none.
+  if (Name == "grad" && isBackwardFunction(Call->getDirectCallee()))
+    return buildsDifferentiableGradients(Call, Ctx)
+               ? of(Call->getArg(0), WholeValue).derived()
+               : Carries::none();
   if (isCutName(Name))
     return Carries::none();
   if (isFactory(Name) || Name.ends_with("_like")) {
@@ -593,6 +613,19 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
   for (unsigned I = First, N = Call->getNumArgs(); I < N; ++I)
     Operands.push_back(Call->getArg(I));
   Carries Handed = anyOf(Operands);
+  // Handed a model and what may hold tensors (`energy(wavefunction, x)`):
+  // the model's parameters require gradients, and it runs the model, unless
+  // its name says it evaluates (such code runs under its own guard).
+  auto Arguments = llvm::drop_begin(Call->arguments(), First);
+  if (llvm::any_of(Arguments,
+                   [](const Expr *Arg) {
+                     return isModuleClass(recordOf(Arg->getType(),
+                                                   /*ThroughPointer=*/true));
+                   }) &&
+      llvm::any_of(Arguments,
+                   [](const Expr *Arg) { return mayHoldHistory(Arg->getType()); }) &&
+      !saysEvaluation(FD))
+    Handed |= Carries::leaf();
   // Handed history, it returns history: that is how losses are computed.
   if (Handed.requiresGrad() && Options.OpaqueCallsPassHistory &&
       !isMetricName(FD))

@@ -16,8 +16,12 @@
 // and lambdas defined in the translation unit, and back from a parameter to
 // the arguments of its function's call sites in the unit. A function whose
 // body is not in the unit (declared only, a std::function, a function
-// pointer, a virtual method) returns history when it is handed history,
-// unless what it returns cannot hold it or its name says it is a metric.
+// pointer, a virtual method) returns history when it is handed history (a
+// model handed with tensors counts: its parameters require gradients),
+// unless what it returns cannot hold it or its name says it is a metric or
+// an evaluation; a tensor it is handed by non-const reference (an output
+// parameter) gets the same answer. torch::autograd::grad returns history
+// only with create_graph.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_HISTORY_H
@@ -116,6 +120,11 @@ llvm::SmallVector<std::string, 4> nameWords(llvm::StringRef Name);
 /// Whether the name of function \p FD says it computes a metric (accuracy,
 /// counts, scores, ...), whose result is not differentiated.
 bool isMetricName(const clang::FunctionDecl *FD);
+
+/// Whether the name of function \p FD says it evaluates a model (evaluate,
+/// test, validate, infer, predict, ...), which such code does with gradients
+/// off.
+bool saysEvaluation(const clang::FunctionDecl *FD);
 
 /// The argument that call \p Call passes for parameter \p Index of its
 /// callee (for a call of an operator() that is a member, the object is not

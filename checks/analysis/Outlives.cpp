@@ -302,7 +302,8 @@ bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
 }
 
 /// A loop that builds its function's result: the function trains nothing
-/// itself (no backward pass, no optimizer step) and returns, with its
+/// itself (no backward pass, no optimizer step; gradients taken with
+/// create_graph are part of the result, as a Hessian's are) and returns, with its
 /// history, what the loop gathered (an unrolled decoder's forward, a
 /// sample()). Its caller decides what to do with the graph.
 bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
@@ -310,7 +311,7 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
   const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body || !holdsTensorsOrFields(Function->getReturnType()) ||
-      trainsIn(Body))
+      trainsBesidesDifferentiableGradients(Body, Ctx))
     return false;
   TensorSources Sources(Body);
   // A struct of tensors returned as a whole (`SoloOut out; ... return out;`)

@@ -229,6 +229,44 @@ void opaque(torch::nn::Linear &model, const torch::Tensor &x,
   probe_history(square(out));
 }
 
+// Handed a model with tensors, a function out of view runs it (unless its
+// name says it evaluates); a tensor it gets by non-const reference is an
+// output and gets the same answer.
+torch::Tensor energy(torch::nn::Linear model, const torch::Tensor &x,
+                     torch::Tensor &psi);
+torch::Tensor evaluate_energy(torch::nn::Linear model, const torch::Tensor &x);
+int64_t count_parameters(torch::nn::Linear model);
+void read_only(torch::nn::Linear model, const torch::Tensor &x,
+               const torch::Tensor &psi);
+void outputs(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::Tensor psi, kept;
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(energy(model, x, psi));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(psi);
+  // CHECK: [[@LINE+1]]:3: history=unknown
+  probe_history(evaluate_energy(model, x));
+  read_only(model, x, kept);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(kept);
+}
+
+// torch::autograd::grad returns gradients with history only when it builds
+// a graph of the backward pass (create_graph).
+void gradients(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto out = model(x);
+  auto params = model->parameters();
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(torch::autograd::grad({out}, params));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(torch::autograd::grad({out}, params, {}, true, false));
+  auto first = torch::autograd::grad({out}, params, {}, true, true);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(first);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(torch::autograd::grad({first}, params, {}, true, true).front());
+}
+
 // A method of the user's module whose body is in another file, run on a
 // tensor: it runs the module's layers. One handed no tensor, or whose body
 // is in view, is judged by what is known of it.

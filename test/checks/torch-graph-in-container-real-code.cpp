@@ -4,6 +4,7 @@
 // RUN: %check_torch_tidy --std=c++20 %s torch-graph-in-container %t.cxx20
 
 #include <torch/torch.h>
+#include <iostream>
 #include <map>
 #include <string>
 #include <tuple>
@@ -118,6 +119,37 @@ void sample_every_n(torch::nn::Linear &model, const std::vector<torch::Tensor> &
       detect(output_one);
     }
   }
+}
+
+// A helper out of view handed the model runs it: what it returns, and what
+// it writes into a tensor handed by non-const reference, carry its graph.
+torch::Tensor local_energy(torch::nn::Linear model, const torch::Tensor &x,
+                           torch::Tensor &psi);
+double mean_energy(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> energies, psis;
+  for (const auto &x : xs) {
+    torch::Tensor psi;
+    energies.push_back(local_energy(model, x, psi));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'energies' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: energies.push_back(local_energy(model, x, psi).detach());
+    psis.push_back(psi);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'psis' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: psis.push_back(psi.detach());
+  }
+  return torch::stack(energies).mean().item<double>() / psis.size();
+}
+
+// Gradients computed with create_graph carry a graph of the backward pass.
+void gradient_norms(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> norms;
+  for (const auto &x : xs) {
+    auto g = torch::autograd::grad({model(x).sum()}, model->parameters(), {},
+                                   true, /*create_graph=*/true)[0];
+    norms.push_back(g.norm());
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'norms' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: norms.push_back(g.norm().detach());
+  }
+  std::cout << torch::stack(norms).max().item<double>();
 }
 
 // ---- Not flagged ------------------------------------------------------------
@@ -292,3 +324,39 @@ struct LevelHeadImpl : torch::nn::Module {
     return out;
   }
 };
+
+// Without create_graph, the gradients carry no history.
+void plain_gradient_norms(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> norms;
+  for (const auto &x : xs)
+    norms.push_back(torch::autograd::grad({model(x).sum()}, model->parameters())[0].norm());
+  std::cout << torch::stack(norms).max().item<double>();
+}
+
+// A helper out of view whose name says it evaluates runs under its own
+// guard; one handed the model with no tensor does not run it.
+torch::Tensor evaluate_loss(torch::nn::Linear model, const torch::Tensor &x);
+torch::Tensor weight_norm(torch::nn::Linear model);
+void validation_curve(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> curve, norms;
+  for (const auto &x : xs) {
+    curve.push_back(evaluate_loss(model, x));
+    norms.push_back(weight_norm(model));
+  }
+  std::cout << torch::stack(curve).min().item<double>() << torch::stack(norms).max();
+}
+
+// Second derivatives taken with create_graph, gathered into the function's
+// result: the gradients are the result, as a forward's output is, and the
+// caller decides what to do with their graph.
+torch::Tensor hessian_diagonal(torch::nn::Linear &model, torch::Tensor x) {
+  x.requires_grad_(true);
+  auto y = model(x).sum();
+  auto dy = torch::autograd::grad({y}, {x}, {}, true, /*create_graph=*/true)[0];
+  auto d2y = torch::zeros_like(dy);
+  for (int64_t i = 0; i < dy.size(1); ++i) {
+    auto row = torch::autograd::grad({dy.select(1, i).sum()}, {x}, {}, true, true)[0];
+    d2y.index_put_({torch::indexing::Slice(), i}, row.select(1, i));
+  }
+  return d2y;
+}
