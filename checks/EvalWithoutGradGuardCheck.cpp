@@ -169,18 +169,18 @@ bool isTestBody(const FunctionDecl *Function) {
          analysis::derivesFrom(MD->getParent(), "testing::Test");
 }
 
-/// A hand-written smoke test (`void testNet()`, `void test_shapes()`): run
-/// once, like a test framework's case, and nothing comes out of it (one that
-/// returns a score, `test_accuracy()`, is evaluation).
+/// A hand-written smoke test (`void testNet()`, `void test_shapes()`,
+/// `void TrainingTest()`: the first or last word of its name is "test"):
+/// run once, like a test framework's case, and nothing comes out of it (one
+/// that returns a score, `test_accuracy()`, is evaluation).
 bool isTestFunction(const FunctionDecl *Function) {
   if (isTestBody(Function))
     return true;
   if (!Function->getIdentifier() || !Function->getReturnType()->isVoidType())
     return false;
-  llvm::StringRef Name = Function->getName();
-  return Name.consume_front("test") || Name.consume_front("Test")
-             ? Name.empty() || Name.front() == '_' || isUppercase(Name.front())
-             : false;
+  llvm::SmallVector<std::string, 4> Words =
+      analysis::nameWords(Function->getName());
+  return !Words.empty() && (Words.front() == "test" || Words.back() == "test");
 }
 /// Whether \p Forward, in \p Function, may run again and again: in a loop,
 /// in a function called in a loop, or in one whose callers are not all in

@@ -312,6 +312,12 @@ void testNet(torch::nn::Linear &model) {
   std::printf("%d\n", static_cast<int>(out.size(0)));
 }
 
+// Named a test at its end (`TrainingTest`, `SmokeTest`), run once as well.
+void TrainingSmokeTest(torch::nn::Linear &model) {
+  auto out = model(torch::ones({1, 4}));
+  std::printf("%d\n", static_cast<int>(out.size(0)));
+}
+
 // Evaluation mode set by a helper of the class.
 struct Validator {
   torch::nn::Linear net{4, 2};
