@@ -175,13 +175,7 @@ private:
           continue;
         }
         // LibTorch and the standard library do not call backward().
-        std::string Name = Callee->getQualifiedNameAsString();
-        // (A method of a std class is not isInStdNamespace(): its context
-        // is the class.)
-        if (Callee->isInStdNamespace() || llvm::StringRef(Name).starts_with("std::") ||
-            llvm::StringRef(Name).starts_with("at::") ||
-            llvm::StringRef(Name).starts_with("torch::") ||
-            llvm::StringRef(Name).starts_with("c10::"))
+        if (isLibraryFunction(Callee))
           continue;
         const FunctionDecl *Def = Callee->getDefinition();
         if (!Def || !Def->hasBody()) {

@@ -51,12 +51,7 @@ static std::optional<Definition> unconditionalReplaceIn(const CXXMethodDecl *Met
 
 /// Whether \p FD is a function of the user's whose body is not in the unit.
 static bool isOpaqueUserFunction(const FunctionDecl *FD) {
-  if (!FD || FD->hasBody() || FD->isInStdNamespace())
-    return false;
-  std::string Qualified = FD->getQualifiedNameAsString();
-  llvm::StringRef Q(Qualified);
-  return !Q.starts_with("at::") && !Q.starts_with("torch::") &&
-         !Q.starts_with("c10::") &&
+  return FD && !FD->hasBody() && !isLibraryFunction(FD) &&
          !FD->getASTContext().getSourceManager().isInSystemHeader(
              FD->getLocation());
 }

@@ -105,13 +105,6 @@ static bool isFactory(llvm::StringRef Name) {
                             Name);
 }
 
-static bool inTorchNamespace(const FunctionDecl *FD) {
-  std::string Name = FD->getQualifiedNameAsString();
-  llvm::StringRef N(Name);
-  return N.starts_with("at::") || N.starts_with("torch::") ||
-         N.starts_with("c10::");
-}
-
 namespace {
 /// Finds `.requires_grad(true)` / `torch::requires_grad()` in an argument.
 class RequiresGradFinder : public RecursiveASTVisitor<RequiresGradFinder> {
@@ -177,7 +170,7 @@ bool cutsHistory(const Expr *E, const ASTContext &Ctx) {
              return isIntegralDtype(Arg, Ctx);
            });
   }
-  return inTorchNamespace(FD) && isCutName(Name);
+  return isTorchFunction(FD) && isCutName(Name);
 }
 
 const char *Carries::name() const {
@@ -311,7 +304,7 @@ static bool isIndicesPair(const FunctionDecl *FD) {
     return false;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     return isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0));
-  return inTorchNamespace(FD);
+  return isTorchFunction(FD);
 }
 
 static bool isTupleMaker(const FunctionDecl *FD) {
@@ -546,7 +539,7 @@ Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
       return of(Object, WholeValue);
   }
 
-  if (inTorchNamespace(FD))
+  if (isTorchFunction(FD))
     return ofTorchFunction(Call, Name);
   if (FD->isInStdNamespace())
     return anyOf(llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
@@ -580,11 +573,10 @@ Carries HistoryAnalysis::ofTorchFunction(const CallExpr *Call,
                                          llvm::StringRef Name) {
   // torch::autograd::grad(outputs, ..., create_graph=true): the gradients
   // are differentiable themselves, with a graph back through the outputs'
-  // (a double backward keeps both). Without create_graph they carry none.
-  if (Name == "grad" && isBackwardFunction(Call->getDirectCallee()))
-    return buildsDifferentiableGradients(Call, Ctx)
-               ? of(Call->getArg(0), WholeValue).derived()
-               : Carries::none();
+  // (a double backward keeps both). Without create_graph they carry none
+  // ("grad" is a cut below).
+  if (buildsDifferentiableGradients(Call, Ctx))
+    return of(Call->getArg(0), WholeValue).derived();
   if (isCutName(Name))
     return Carries::none();
   if (isFactory(Name) || Name.ends_with("_like")) {

@@ -83,6 +83,19 @@ bool holdsTensorsOrFields(QualType T) {
   });
 }
 
+bool isTorchFunction(const FunctionDecl *FD) {
+  std::string Name = FD->getQualifiedNameAsString();
+  llvm::StringRef N(Name);
+  return N.starts_with("at::") || N.starts_with("torch::") ||
+         N.starts_with("c10::");
+}
+
+bool isLibraryFunction(const FunctionDecl *FD) {
+  return FD->isInStdNamespace() ||
+         llvm::StringRef(FD->getQualifiedNameAsString()).starts_with("std::") ||
+         isTorchFunction(FD);
+}
+
 bool isBackwardFunction(const FunctionDecl *FD) {
   if (!FD)
     return false;

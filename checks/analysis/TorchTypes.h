@@ -39,6 +39,14 @@ bool holdsTensors(clang::QualType T);
 /// a result record) with a member that does.
 bool holdsTensorsOrFields(clang::QualType T);
 
+/// Whether \p FD is LibTorch's: in namespace at, torch or c10 (a method of
+/// one of their classes included).
+bool isTorchFunction(const clang::FunctionDecl *FD);
+
+/// Whether \p FD is LibTorch's or the standard library's (a method of a std
+/// class included, which isInStdNamespace() does not count).
+bool isLibraryFunction(const clang::FunctionDecl *FD);
+
 /// Whether \p FD is `at::Tensor::backward`, `torch::autograd::backward` or
 /// `torch::autograd::grad`: a call that runs a backward pass.
 bool isBackwardFunction(const clang::FunctionDecl *FD);
