@@ -206,6 +206,7 @@ void GraphAccumulationCheck::report(const Expr *Write,
         Diag << Fix;
   }
   noteLifetime(*this, Life, Target);
+  noteKeepingCallSite(*this, Life, History);
   if (!Recurrent && Life.Kind == analysis::Lifetime::Call)
     for (const Expr *Part : Parts)
       if (const CallExpr *Site = History.callSiteWitness(Part)) {

@@ -153,6 +153,7 @@ void GraphInContainerCheck::report(const Expr *Store,
         Diag << Fix;
   }
   noteLifetime(*this, Life, Life.Target);
+  noteKeepingCallSite(*this, Life, History);
   if (const Stmt *Reset = analysis::resetOf(Life, Store, Ctx))
     diag(Reset->getBeginLoc(),
          "'%0' is cleared here, which bounds the growth, but every graph "

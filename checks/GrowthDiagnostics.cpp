@@ -129,6 +129,8 @@ void noteLifetime(tidy::ClangTidyCheck &Check, const analysis::Lifetime &Life,
   Check.diag(Shown->getLocation(),
              Life.Kind == analysis::Lifetime::Loop
                  ? "'%0' is declared outside the loop"
+             : isa<ParmVarDecl>(Shown)
+                 ? "'%0' is the caller's object, passed by reference"
                  : "'%0' outlives each call of the function",
              DiagnosticIDs::Note)
       << Shown->getName();
@@ -147,6 +149,21 @@ void noteCallSite(tidy::ClangTidyCheck &Check, const CallExpr *Witness,
              DiagnosticIDs::Note)
       << (Callee ? Callee->getNameAsString() : std::string("the function"))
       << InLoop;
+}
+
+void noteKeepingCallSite(tidy::ClangTidyCheck &Check,
+                         const analysis::Lifetime &Life,
+                         analysis::HistoryAnalysis &History) {
+  const CallExpr *Site =
+      analysis::keepingCallSite(Life, History.context(), History);
+  if (!Site)
+    return;
+  const FunctionDecl *Callee = Site->getDirectCallee();
+  Check.diag(Site->getBeginLoc(),
+             "'%0' is called here with an object that outlives the call, "
+             "so what it stores there builds up",
+             DiagnosticIDs::Note)
+      << (Callee ? Callee->getNameAsString() : std::string("the function"));
 }
 
 void noteNoFix(tidy::ClangTidyCheck &Check, const Stmt *Write, bool Recurrent) {

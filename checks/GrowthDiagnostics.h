@@ -66,8 +66,8 @@ llvm::SmallVector<clang::FixItHint, 2>
 detachEach(llvm::ArrayRef<const clang::Expr *> Values,
            const clang::ASTContext &Ctx);
 
-/// Notes at \p Shown's declaration (outside the loop, or outliving each
-/// call) and at the loop that repeats the write.
+/// Notes at \p Shown's declaration (outside the loop, outliving each call,
+/// or the caller's object) and at the loop that repeats the write.
 void noteLifetime(clang::tidy::ClangTidyCheck &Check,
                   const analysis::Lifetime &Life, const clang::ValueDecl *Shown);
 
@@ -75,6 +75,12 @@ void noteLifetime(clang::tidy::ClangTidyCheck &Check,
 /// target updated in a function that a loop calls.
 void noteCallSite(clang::tidy::ClangTidyCheck &Check,
                   const clang::CallExpr *Witness, clang::ASTContext &Ctx);
+
+/// For a target that is a by-reference parameter: a note at the call site
+/// in the unit that hands it an object outliving the call, if there is one.
+void noteKeepingCallSite(clang::tidy::ClangTidyCheck &Check,
+                         const analysis::Lifetime &Life,
+                         analysis::HistoryAnalysis &History);
 
 /// A note saying the fix was left out, and why.
 void noteNoFix(clang::tidy::ClangTidyCheck &Check, const clang::Stmt *Write,

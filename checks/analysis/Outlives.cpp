@@ -331,7 +331,71 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
   // the result is judged where it does it.
   return true;
 }
+/// Whether \p L's target is cleared or replaced, on every run of the block
+/// that repeats \p At (the body of its loop, or of its function when no
+/// loop does), before \p At: a statement of that block, not under a
+/// condition, that comes first. It then holds only what this iteration, or
+/// this call, stores, as a variable declared in the loop would.
+bool resetBeforeEachStore(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
+  const Stmt *Region =
+      L.LoopStmt ? loopBody(L.LoopStmt) : enclosingFunctionBody(At, Ctx);
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(Region);
+  if (!Block || !contains(Block, At))
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const Stmt *S : Block->body()) {
+    if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), At->getBeginLoc()))
+      return false;
+    if (isa<Expr>(S) && !isa<LambdaExpr>(S) && !resetsIn(S, L.Target).empty())
+      return true;
+  }
+  return false;
+}
+
+/// Whether a function trains nothing itself, so that what it leaves in a
+/// by-reference parameter is its result, for the caller to judge.
+bool leavesResultToCaller(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
+                          HistoryAnalysis &History) {
+  const FunctionDecl *Function = enclosingFunction(At, Ctx);
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body || trainsBesidesDifferentiableGradients(Body, Ctx))
+    return false;
+  return !(L.LoopStmt && runsAsEvaluationCode(L.LoopStmt, Function, Ctx, History));
+}
 } // namespace
+
+const CallExpr *keepingCallSite(const Lifetime &L, ASTContext &Ctx,
+                                HistoryAnalysis &History, unsigned Depth) {
+  const auto *Param = dyn_cast<ParmVarDecl>(L.Target);
+  if (!Param || L.Kind != Lifetime::Call || Depth > 3 || !History.callers())
+    return nullptr;
+  const auto *Function = dyn_cast<FunctionDecl>(Param->getDeclContext());
+  if (!Function)
+    return nullptr;
+  auto Sites = History.callers()->of(Function);
+  if (!Sites)
+    return nullptr;
+  for (const CallExpr *Site : *Sites) {
+    const Expr *Arg = argumentFor(Site, Param->getFunctionScopeIndex());
+    if (!Arg)
+      continue;
+    Arg = stripWrappers(Arg)->IgnoreParenImpCasts();
+    if (const auto *AddressOf = dyn_cast<UnaryOperator>(Arg))
+      if (AddressOf->getOpcode() == UO_AddrOf)
+        Arg = AddressOf->getSubExpr();
+    std::optional<Lifetime> There = outlivesIteration(Arg, Site, Ctx);
+    if (!There)
+      continue;
+    if (isa<ParmVarDecl>(There->Target) && There->Kind == Lifetime::Call) {
+      if (keepingCallSite(*There, Ctx, History, Depth + 1))
+        return Site;
+      continue;
+    }
+    if (!isBoundedOnPurpose(*There, Site, Ctx, History))
+      return Site;
+  }
+  return nullptr;
+}
 
 const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   if (L.Kind == Lifetime::Loop) {
@@ -356,6 +420,14 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
 
 bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
                         HistoryAnalysis &History) {
+  // Cleared before every store: it never holds more than one step's.
+  if (resetBeforeEachStore(L, At, Ctx))
+    return true;
+  // The caller's object: the caller decides, unless a call site in view
+  // hands one that outlives its own iteration, or the function trains.
+  if (L.Kind == Lifetime::Call && isa<ParmVarDecl>(L.Target))
+    return !keepingCallSite(L, Ctx, History) &&
+           leavesResultToCaller(L, At, Ctx, History);
   if (L.Kind == Lifetime::Loop)
     return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
            buildsFunctionResult(L, Ctx, History);

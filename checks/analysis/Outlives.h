@@ -6,8 +6,11 @@
 // parameter passed by reference (the caller's object); or an element of any
 // of these. Bounded on purpose, and so excused: a target whose graph a
 // backward pass consumes after the loop (unrolled BPTT, micro-batch
-// accumulation), or a member that the translation unit both backpropagates
-// through and clears (REINFORCE-style log-probability lists).
+// accumulation), a member that the translation unit both backpropagates
+// through and clears (REINFORCE-style log-probability lists), a target
+// cleared before the store on every iteration, and a by-reference
+// parameter of a function that trains nothing, unless a call site in view
+// hands it an object that outlives the caller's iteration.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_OUTLIVES_H
@@ -46,10 +49,21 @@ outlivesIteration(const clang::Expr *Target, const clang::Stmt *At,
 /// backward pass consumes it after the loop, or in the loop before the target
 /// is reset (gradient accumulation); the loop builds its function's returned
 /// result (the caller decides, unless the loop runs its model as evaluation
-/// code); or a module's state is stepped through a sequence that the module
-/// can reset.
+/// code); a module's state is stepped through a sequence that the module
+/// can reset; the target is cleared before the store on every run of the
+/// block that repeats it; or the target is a by-reference parameter left to
+/// the caller (keepingCallSite finds none, and the function trains nothing).
 bool isBoundedOnPurpose(const Lifetime &L, const clang::Stmt *At,
                         clang::ASTContext &Ctx, HistoryAnalysis &History);
+
+/// For \p L, a parameter passed by reference or pointer (the caller's
+/// object): a call site in the unit whose argument outlives the caller's
+/// own iteration or call, unbounded; nullptr when none in view does. A
+/// function that trains nothing itself leaves what it stores there to its
+/// caller, as it does a returned result.
+const clang::CallExpr *keepingCallSite(const Lifetime &L, clang::ASTContext &Ctx,
+                                       HistoryAnalysis &History,
+                                       unsigned Depth = 0);
 
 /// A statement that clears or replaces \p L's target with a value that
 /// does not come from it (`clear()`, `reset()`, `t = fresh`): in the

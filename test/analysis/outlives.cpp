@@ -174,3 +174,59 @@ void fresh(torch::nn::Linear &model, const torch::Tensor &x) {
   for (int i = 0; i < 3; ++i)
     step(x);
 }
+
+// A by-reference parameter is the caller's object: a function that trains
+// nothing leaves what it stores there to its caller ...
+void leave_to_caller(std::vector<torch::Tensor> &out, torch::nn::Linear &model,
+                     const torch::Tensor &x) {
+  // CHECK: [[@LINE+1]]:3: outlives=call bounded
+  probe_outlives(out);
+  out.push_back(model(x));
+}
+// ... unless a call site in view hands it an object that outlives its own
+// iteration, not cleared before the call.
+void kept_by_caller(std::vector<torch::Tensor> &out, torch::nn::Linear &model,
+                    const torch::Tensor &x) {
+  // CHECK: [[@LINE+1]]:3: outlives=call{{$}}
+  probe_outlives(out);
+  out.push_back(model(x));
+}
+void cleared_by_caller(std::vector<torch::Tensor> &out, torch::nn::Linear &model,
+                       const torch::Tensor &x) {
+  // CHECK: [[@LINE+1]]:3: outlives=call bounded
+  probe_outlives(out);
+  out.push_back(model(x));
+}
+void callers(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> all, latest;
+  for (int i = 0; i < 3; ++i) {
+    kept_by_caller(all, model, x);
+    latest.clear();
+    cleared_by_caller(latest, model, x);
+  }
+}
+// A function that trains keeps its losses in the caller's list.
+void trains_into(std::vector<torch::Tensor> &losses, torch::nn::Linear &model,
+                 const torch::Tensor &x) {
+  auto loss = model(x).sum();
+  loss.backward();
+  // CHECK: [[@LINE+1]]:3: outlives=call{{$}}
+  probe_outlives(losses);
+  losses.push_back(loss);
+}
+
+// Cleared before the store on every iteration: one step's worth at a time.
+void cleared_first(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> latest, some;
+  for (int i = 0; i < 3; ++i) {
+    latest.clear();
+    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    probe_outlives(latest);
+    latest.push_back(model(x));
+    if (i % 2 == 0)
+      some.clear();
+    // CHECK: [[@LINE+1]]:5: outlives=loop{{$}}
+    probe_outlives(some);
+    some.push_back(model(x));
+  }
+}

@@ -134,11 +134,37 @@ void static_accumulator(torch::nn::Linear &model, const torch::Tensor &x) {
   // CHECK-FIXES: total += model(x).sum().detach();
 }
 
+// The caller's tensor: what a function that trains nothing adds to it is
+// for the caller to judge ...
 void reference_parameter(torch::Tensor &running, torch::nn::Linear &model,
                          const torch::Tensor &x) {
   running += model(x).sum();
+}
+
+// ... which a call site in view does, when what it hands over outlives its
+// iteration.
+void add_to(torch::Tensor &running, torch::nn::Linear &model,
+            const torch::Tensor &x) {
+  running += model(x).sum();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'running' outlives the call and takes on the autograd history of 'model(x).sum()'
+  // CHECK-MESSAGES: :[[@LINE+7]]:5: note: 'add_to' is called here with an object that outlives the call, so what it stores there builds up
   // CHECK-FIXES: running += model(x).sum().detach();
+}
+
+void sums_every_step(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor total = torch::zeros({});
+  for (const auto &x : xs)
+    add_to(total, model, x);
+}
+
+// Reset before every update in the iteration: one step's sum, no growth.
+void reset_each_step(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor step_sum;
+  for (const auto &x : xs) {
+    step_sum = torch::zeros({});
+    step_sum += model(x).sum();
+    step_sum += model(x + 1).sum();
+  }
 }
 
 torch::Tensor compute_loss(torch::nn::Linear &model, const torch::Tensor &x) {

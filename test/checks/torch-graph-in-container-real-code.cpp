@@ -75,12 +75,12 @@ void losses_after_backward(torch::nn::Linear &model, const std::vector<torch::Te
 
 // A loss computed by a function defined elsewhere.
 torch::Tensor smooth_l1(const torch::Tensor &output, const torch::Tensor &target);
-void per_sample_losses(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
-                       std::map<std::string, torch::Tensor> &by_name) {
+void per_sample_losses(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::map<std::string, torch::Tensor> by_name;
   for (const auto &x : xs)
-    by_name["last"] = smooth_l1(model(x), x);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'by_name' outlives the call and each time a tensor that carries autograd history is stored in it
-    // CHECK-FIXES: by_name["last"] = smooth_l1(model(x), x).detach();
+    by_name[std::to_string(by_name.size())] = smooth_l1(model(x), x);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'by_name' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: by_name[std::to_string(by_name.size())] = smooth_l1(model(x), x).detach();
 }
 
 // A backward pass walks what is stored in the same iteration: no fix.

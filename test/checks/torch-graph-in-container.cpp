@@ -122,11 +122,79 @@ void global_container(torch::nn::Linear &model, const torch::Tensor &x) {
   // CHECK-FIXES: global_outputs.push_back(model->forward(x).detach());
 }
 
+// A by-reference parameter is the caller's object: what a function that
+// trains nothing leaves there is its result, and the caller decides.
 void by_reference(std::vector<torch::Tensor> &sink, torch::nn::Linear &model,
                   const torch::Tensor &x) {
   sink.push_back(model(x));
+}
+
+// Unless a call site in view hands it an object that outlives the caller's
+// iteration ...
+void fill(std::vector<torch::Tensor> &sink, torch::nn::Linear &model,
+          const torch::Tensor &x) {
+  sink.push_back(model(x));
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'sink' outlives the call and each time a tensor that carries autograd
+  // CHECK-MESSAGES: :[[@LINE-4]]:39: note: 'sink' is the caller's object, passed by reference
+  // CHECK-MESSAGES: :[[@LINE+8]]:5: note: 'fill' is called here with an object that outlives the call, so what it stores there builds up
   // CHECK-FIXES: sink.push_back(model(x).detach());
+}
+
+void fills_across_steps(torch::nn::Linear &model,
+                        const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> all;
+  for (const auto &x : xs)
+    fill(all, model, x);
+}
+
+// ... and not when the caller clears it before every call.
+void act(std::vector<torch::Tensor> &output, torch::nn::Linear &model,
+         const torch::Tensor &x) {
+  output.push_back(model(x));
+}
+
+void control_loop(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> output;
+  for (int step = 0; step < 100; ++step) {
+    output.clear();
+    act(output, model, x);
+  }
+}
+
+// A function that trains keeps its losses in the caller's list: flagged.
+void train_into(std::vector<torch::Tensor> &losses, torch::nn::Linear &model,
+                torch::optim::SGD &optimizer, const torch::Tensor &x) {
+  auto loss = model(x).sum();
+  optimizer.zero_grad();
+  loss.backward();
+  optimizer.step();
+  losses.push_back(loss);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'losses' outlives the call and each time a tensor that carries autograd history is stored in it; backward() has freed
+  // CHECK-FIXES: losses.push_back(loss.detach());
+}
+
+// Cleared before every store in the iteration: it holds one step's output,
+// as a variable declared in the loop would.
+void cleared_each_step(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> latest;
+  for (int step = 0; step < 100; ++step) {
+    latest.clear();
+    latest.push_back(model(x));
+    latest.push_back(model(x + 1));
+  }
+}
+
+// Cleared only under a condition: every step until then is kept.
+void cleared_sometimes(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> recent;
+  for (int step = 0; step < 100; ++step) {
+    if (step % 10 == 0)
+      recent.clear();
+    recent.push_back(model(x));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'recent' outlives the iteration and each time a tensor that carries autograd
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'recent' is cleared here, which bounds the growth
+    // CHECK-FIXES: recent.push_back(model(x).detach());
+  }
 }
 
 torch::Tensor predict(torch::nn::Linear &model, const torch::Tensor &x) {
