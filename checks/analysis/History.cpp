@@ -593,11 +593,49 @@ Carries HistoryAnalysis::ofTorchFunction(const CallExpr *Call,
   return anyOf(llvm::ArrayRef(Call->getArgs(), Call->getNumArgs())).derived();
 }
 
+/// For a local object of a user class that holds tensors (not a module),
+/// built in view by a constructor whose body is not in the unit
+/// (`Categorical dist(probs);`): the tensors it was built from, which its
+/// methods compute with. Empty for anything else.
+static llvm::SmallVector<const Expr *, 2>
+builtFrom(const Expr *Object) {
+  llvm::SmallVector<const Expr *, 2> Args;
+  const auto *Var = dyn_cast_or_null<VarDecl>(
+      referencedDecl(stripWrappers(Object)->IgnoreParenImpCasts()));
+  if (!Var || !Var->hasLocalStorage() || Var->getType()->isReferenceType())
+    return Args;
+  const CXXRecordDecl *RD = recordOf(Var->getType());
+  if (!RD || isModuleClass(RD) || RD->isInStdNamespace() ||
+      holdsTensors(Var->getType()) || !holdsTensorsOrFields(Var->getType()))
+    return Args;
+  const auto *Construct =
+      dyn_cast_or_null<CXXConstructExpr>(stripWrappers(Var->getInit()));
+  if (!Construct || !Construct->getConstructor() ||
+      Construct->getConstructor()->hasBody())
+    return Args;
+  for (const Expr *Arg : Construct->arguments())
+    if (holdsTensors(Arg->getType()))
+      Args.push_back(Arg);
+  return Args;
+}
+
+/// Whether \p FD draws a sample: `sample()`, which a distribution draws
+/// without gradients (torch.distributions' sample(); rsample() keeps them).
+static bool drawsSample(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() &&
+         nameWords(FD->getName()) == llvm::SmallVector<std::string, 4>{"sample"};
+}
+
 Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
                                       const FunctionDecl *FD) {
   llvm::SmallVector<const Expr *, 4> Operands;
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
     Operands.push_back(Member->getImplicitObjectArgument());
+    // A distribution built from the policy's output: its methods compute
+    // with what it was built from.
+    if (!drawsSample(FD))
+      Operands.append(builtFrom(Member->getImplicitObjectArgument()));
+  }
   unsigned First = 0;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
       Op && Op->getOperator() == OO_Call)

@@ -20,8 +20,10 @@
 // model handed with tensors counts: its parameters require gradients),
 // unless what it returns cannot hold it or its name says it is a metric or
 // an evaluation; a tensor it is handed by non-const reference (an output
-// parameter) gets the same answer. torch::autograd::grad returns history
-// only with create_graph.
+// parameter) gets the same answer; a method of a local object built in
+// view from tensors (a distribution class of the user's) is handed them too,
+// except its sample(). torch::autograd::grad returns history only with
+// create_graph.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_HISTORY_H

@@ -310,3 +310,37 @@ void indices(torch::nn::Linear &model, const torch::Tensor &x) {
   // CHECK: [[@LINE+1]]:3: history=no
   probe_history(order);
 }
+
+// A distribution object of the user's, built from the policy's output by a
+// constructor defined in another file: its methods compute with what it was
+// built from; sample() draws without gradients, as torch.distributions' does.
+class Categorical {
+public:
+  explicit Categorical(torch::Tensor probs);
+  torch::Tensor sample();
+  torch::Tensor Sample(int64_t n);
+  torch::Tensor rsample();
+  torch::Tensor log_prob(const torch::Tensor &action);
+  torch::Tensor entropy();
+
+private:
+  torch::Tensor probs_;
+};
+void distributions(torch::nn::Linear &policy, const torch::Tensor &obs) {
+  Categorical dist(torch::softmax(policy(obs), -1));
+  auto action = dist.sample();
+  // CHECK: [[@LINE+1]]:3: history=unknown
+  probe_history(action);
+  // CHECK: [[@LINE+1]]:3: history=unknown
+  probe_history(dist.Sample(4));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(dist.rsample());
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(dist.log_prob(action));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(dist.entropy());
+  // Built from an input: nothing to carry.
+  Categorical uniform(torch::ones({4}) / 4);
+  // CHECK: [[@LINE+1]]:3: history=unknown
+  probe_history(uniform.entropy());
+}

@@ -360,3 +360,34 @@ torch::Tensor hessian_diagonal(torch::nn::Linear &model, torch::Tensor x) {
   }
   return d2y;
 }
+
+// A PPO rollout step with a distribution class defined in another file: the
+// log-probability computed from the policy's output is kept with its graph
+// in the rollout buffer (read detached, cleared elsewhere); the sampled
+// action is drawn without gradients.
+class Categorical {
+public:
+  explicit Categorical(torch::Tensor probs);
+  torch::Tensor Sample();
+  torch::Tensor Log_Prob(torch::Tensor action);
+
+private:
+  torch::Tensor probs_;
+};
+struct RolloutBuffer {
+  std::vector<torch::Tensor> actions, logprobs;
+};
+struct DiscreteActorCritic {
+  torch::nn::Linear actor{4, 2};
+  int64_t Interact(torch::Tensor state, RolloutBuffer *rollout) {
+    torch::Tensor probs = torch::softmax(actor(state), -1);
+    Categorical distribute(probs);
+    torch::Tensor action = distribute.Sample();
+    torch::Tensor logprob = distribute.Log_Prob(action);
+    rollout->actions.push_back(action);
+    rollout->logprobs.push_back(logprob);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'logprobs' outlives the call and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: rollout->logprobs.push_back(logprob.detach());
+    return action.item<int64_t>();
+  }
+};
