@@ -126,6 +126,9 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
         analysis::outlivesIteration(TargetExpr, W.At, Ctx);
     if (!Life)
       continue;
+    // Updated in place, a parameter: that only runs with grad mode off.
+    if (W.IsUpdate && History.writesIntoGradLeaf(TargetExpr))
+      continue;
     analysis::CarriedState Carried(History, *Life, Target);
     // The write keeps what the target held before this iteration (or
     // call), and that may carry history: an update reads it itself, an

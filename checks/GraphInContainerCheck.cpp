@@ -108,6 +108,10 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
     Stored.push_back(Assign->getArg(1));
   }
 
+  // Written in place into a parameter: that only runs with grad mode off.
+  if (analysis::isTensorType(TargetExpr->getType()) &&
+      History.writesIntoGradLeaf(TargetExpr))
+    return;
   llvm::SmallVector<const Expr *, 2> Carrying;
   for (const Expr *Value : Stored)
     if (History.keepsGraph(Value))

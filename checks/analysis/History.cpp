@@ -419,6 +419,12 @@ Carries HistoryAnalysis::of(const Expr *E, int Element) {
   return Result;
 }
 
+bool HistoryAnalysis::writesIntoGradLeaf(const Expr *Target) {
+  const Expr *Base = containerOf(Target);
+  return Base && isTensorType(Base->getType()) &&
+         of(Base, WholeValue) == Carries::leaf();
+}
+
 Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
   // obj.field of a plain object (a pair, a struct): that element of obj.
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {

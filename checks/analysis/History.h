@@ -150,6 +150,13 @@ public:
   /// graph.
   bool requiresGrad(const clang::Expr *E);
 
+  /// Whether the tensor that an in-place write into \p Target changes
+  /// (\p Target, or the tensor it is an element or view of) is a leaf that
+  /// requires gradients, such as a module's parameter. LibTorch refuses such
+  /// a write while grad mode is on, so code that makes it runs with grad
+  /// mode off (a genetic crossover, a weight copy): it records nothing.
+  bool writesIntoGradLeaf(const clang::Expr *Target);
+
   /// A call site in the unit whose argument gave a parameter referred to in
   /// \p E a graph, when \p E's history comes from one.
   const clang::CallExpr *callSiteWitness(const clang::Expr *E);

@@ -344,3 +344,22 @@ void distributions(torch::nn::Linear &policy, const torch::Tensor &obs) {
   // CHECK: [[@LINE+1]]:3: history=unknown
   probe_history(uniform.entropy());
 }
+
+// An in-place write into a parameter (or a view of one) only runs with grad
+// mode off: LibTorch refuses it otherwise.
+void probe_grad_leaf(const torch::Tensor &);
+void in_place_targets(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::Tensor buffer = torch::zeros({4});
+  torch::Tensor leaf = torch::zeros({4}, torch::requires_grad());
+  auto out = model(x);
+  // CHECK: [[@LINE+1]]:3: grad-leaf=yes
+  probe_grad_leaf(model->weight.slice(1, 0, 2));
+  // CHECK: [[@LINE+1]]:3: grad-leaf=yes
+  probe_grad_leaf(model->bias);
+  // CHECK: [[@LINE+1]]:3: grad-leaf=yes
+  probe_grad_leaf(leaf[0]);
+  // CHECK: [[@LINE+1]]:3: grad-leaf=no
+  probe_grad_leaf(buffer);
+  // CHECK: [[@LINE+1]]:3: grad-leaf=no
+  probe_grad_leaf(out.select(0, 1));
+}

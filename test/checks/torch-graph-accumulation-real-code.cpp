@@ -416,3 +416,14 @@ double through_layers(std::vector<torch::nn::Linear> &layers, torch::Tensor x) {
     x = torch::relu(layer(x)) + x;
   return x.sum().item<double>();
 }
+
+// Updating a parameter in place only runs with grad mode off (LibTorch
+// refuses it otherwise): a target network's soft update records nothing.
+struct SoftUpdate {
+  torch::nn::Linear online{4, 1};
+  torch::nn::Linear target{4, 1};
+  void step(const torch::Tensor &x) {
+    target->bias += online(x).sum();
+    target->weight.add_(online->weight * 0.01);
+  }
+};

@@ -391,3 +391,22 @@ struct DiscreteActorCritic {
     return action.item<int64_t>();
   }
 };
+
+// A genetic crossover copies slices of the parents' weights into the
+// child's: an in-place write into a parameter, which LibTorch only allows
+// with grad mode off (the caller's guard, in another file). Nothing is
+// recorded.
+struct GenomeImpl : torch::nn::Module {
+  std::vector<torch::nn::Linear> hidden;
+  torch::nn::Linear output{4, 2};
+};
+TORCH_MODULE(Genome);
+void crossover(const Genome &first, const Genome &second, const Genome &child) {
+  for (size_t h = 0; h < first->hidden.size(); ++h) {
+    const auto weights = first->hidden[h]->weight.clone();
+    child->hidden[h]->weight.slice(1, 0, 2) = weights.slice(1, 0, 2);
+  }
+  const auto output_weights = second->output->weight.clone();
+  child->output->weight.slice(1, 0, 2) = output_weights.slice(1, 0, 2);
+  child->output->bias.copy_(output_weights.sum(1));
+}

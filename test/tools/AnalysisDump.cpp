@@ -5,6 +5,8 @@
 // for `probe_sources(expr)`, the sorted tensor sources of expr:
 //   LINE:COL: sources=a,b,c
 // for `probe_history(expr)`, H:  LINE:COL: history=<yes|no|unknown>
+// for `probe_grad_leaf(target)`, whether an in-place write into target
+//   changes a leaf that requires gradients: LINE:COL: grad-leaf=<yes|no>
 // for `probe_outlives(target)`, O: LINE:COL: outlives=<no|loop|call>[ bounded]
 // for `probe_carried(target)`, whether this read of a target that outlives
 // the iteration sees its value from before the iteration (or call) with
@@ -62,6 +64,17 @@ public:
                                                     HistoryOptions());
       }
       llvm::outs() << "history=" << History->history(Call->getArg(0)).name()
+                   << "\n";
+      return;
+    }
+    if (Probe == "probe_grad_leaf") {
+      if (!History || &History->context() != &Ctx) {
+        Callers = std::make_unique<CallSites>(Ctx);
+        History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
+                                                    HistoryOptions());
+      }
+      llvm::outs() << "grad-leaf="
+                   << (History->writesIntoGradLeaf(Call->getArg(0)) ? "yes" : "no")
                    << "\n";
       return;
     }
@@ -177,7 +190,8 @@ int main(int argc, const char **argv) {
   MatchFinder Finder;
   Finder.addMatcher(
       callExpr(callee(functionDecl(hasAnyName(
-                   "probe", "probe_sources", "probe_history", "probe_outlives",
+                   "probe", "probe_sources", "probe_history", "probe_grad_leaf",
+                   "probe_outlives",
                    "probe_carried", "probe_eval", "probe_differentiated",
                    "probe_discarded"))))
           .bind("probe"),
