@@ -301,6 +301,39 @@ bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
   });
 }
 
+/// The values assigned to fields of the local object \p Object in \p Body
+/// (`out.logprobs = torch::stack(kept);`): what a returned struct holds.
+llvm::SmallVector<const Expr *, 4> fieldValuesOf(const ValueDecl *Object,
+                                                 const Stmt *Body) {
+  class FieldStores : public RecursiveASTVisitor<FieldStores> {
+  public:
+    explicit FieldStores(const ValueDecl *Object) : Object(Object) {}
+    llvm::SmallVector<const Expr *, 4> Values;
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() == BO_Assign)
+        note(BO->getLHS(), BO->getRHS());
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
+      if (Call->getOperator() == OO_Equal && Call->getNumArgs() == 2)
+        note(Call->getArg(0), Call->getArg(1));
+      return true;
+    }
+
+  private:
+    void note(const Expr *LHS, const Expr *RHS) {
+      const auto *Member = dyn_cast<MemberExpr>(stripWrappers(LHS));
+      if (Member && !Member->isArrow() &&
+          referencedDecl(stripWrappers(Member->getBase())) == Object)
+        Values.push_back(RHS);
+    }
+    const ValueDecl *Object;
+  } Stores(Object);
+  if (Object && Body)
+    Stores.TraverseStmt(const_cast<Stmt *>(Body));
+  return Stores.Values;
+}
+
 /// A loop that builds its function's result: the function trains nothing
 /// itself (no backward pass, no optimizer step; gradients taken with
 /// create_graph are part of the result, as a Hessian's are) and returns, with its
@@ -316,10 +349,18 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
   TensorSources Sources(Body);
   // A struct of tensors returned as a whole (`SoloOut out; ... return out;`)
   // is the target itself.
+  // So is a struct whose fields are assigned from it (`out.logprobs =
+  // torch::stack(kept); return out;`).
+  auto From = [&](const Expr *Value) {
+    return Sources.sourcesOf(Value).contains(L.Target);
+  };
   if (llvm::none_of(returnedValues(Body), [&](const Expr *Value) {
-        return !cutsHistory(Value, Ctx) &&
-               (referencedDecl(stripWrappers(Value)) == L.Target ||
-                Sources.sourcesOf(Value).contains(L.Target));
+        if (cutsHistory(Value, Ctx))
+          return false;
+        const ValueDecl *Returned = referencedDecl(stripWrappers(Value));
+        return Returned == L.Target || From(Value) ||
+               (Returned && isa<VarDecl>(Returned) &&
+                llvm::any_of(fieldValuesOf(Returned, Body), From));
       }))
     return false;
   // A loop that runs its model in evaluation mode builds nothing for a

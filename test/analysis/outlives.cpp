@@ -230,3 +230,38 @@ void cleared_first(torch::nn::Linear &model, const torch::Tensor &x) {
     some.push_back(model(x));
   }
 }
+
+// Per-sample values gathered and stacked into the fields of a returned
+// struct: the function builds its result, and the caller decides.
+struct Evaluation {
+  torch::Tensor logprobs, values;
+};
+torch::Tensor log_prob_of(const torch::Tensor &mu, const torch::Tensor &a);
+Evaluation evaluate_actions(torch::nn::Linear &actor, const torch::Tensor &states,
+                            const torch::Tensor &actions) {
+  Evaluation result;
+  std::vector<torch::Tensor> logprobs;
+  auto mu = actor(states);
+  for (int64_t i = 0; i < mu.size(0); ++i) {
+    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    probe_outlives(logprobs);
+    logprobs.push_back(log_prob_of(mu[i], actions[i]));
+  }
+  result.logprobs = torch::stack(logprobs);
+  result.values = actor(states);
+  return result;
+}
+// Stacked into a field of a struct that is not returned: kept for nothing.
+double mean_log_prob(torch::nn::Linear &actor, const torch::Tensor &states,
+                     const torch::Tensor &actions) {
+  Evaluation result;
+  std::vector<torch::Tensor> logprobs;
+  auto mu = actor(states);
+  for (int64_t i = 0; i < mu.size(0); ++i) {
+    // CHECK: [[@LINE+1]]:5: outlives=loop{{$}}
+    probe_outlives(logprobs);
+    logprobs.push_back(log_prob_of(mu[i], actions[i]));
+  }
+  result.logprobs = torch::stack(logprobs);
+  return result.logprobs.mean().item<double>();
+}

@@ -410,3 +410,30 @@ void crossover(const Genome &first, const Genome &second, const Genome &child) {
   child->output->weight.slice(1, 0, 2) = output_weights.slice(1, 0, 2);
   child->output->bias.copy_(output_weights.sum(1));
 }
+
+// PPO's evaluation of the stored actions: per-sample log-probabilities from
+// a distribution class defined elsewhere, gathered in a loop and stacked
+// into the fields of the returned struct, which the update backpropagates.
+struct NormalDistribute {
+  NormalDistribute(torch::Tensor mu, torch::Tensor std);
+  torch::Tensor Log_Prob(torch::Tensor value);
+  torch::Tensor Entropy();
+  torch::Tensor mu_, std_;
+};
+struct CriticReturn {
+  torch::Tensor logprobs, entropies;
+};
+CriticReturn evaluate_stored(torch::nn::Linear &actor, const torch::Tensor &states,
+                             const torch::Tensor &actions, const torch::Tensor &std) {
+  CriticReturn ret;
+  std::vector<torch::Tensor> logprobs, entropies;
+  auto mu = actor(states);
+  for (int64_t i = 0; i < mu.size(0); i++) {
+    NormalDistribute distribute(mu[i], std);
+    logprobs.push_back(distribute.Log_Prob(actions[i]).sum(-1));
+    entropies.push_back(distribute.Entropy().sum(-1));
+  }
+  ret.logprobs = torch::stack(logprobs);
+  ret.entropies = torch::stack(entropies);
+  return ret;
+}
