@@ -51,6 +51,13 @@ void collect(Net &model, const std::vector<torch::Tensor> &batches,
   // CHECK-FIXES: outputs.push_back(model->forward(batch).detach());
 }
 
+// The caller keeps every epoch's outputs in one vector.
+void collect_epochs(Net &model, const std::vector<torch::Tensor> &batches) {
+  std::vector<torch::Tensor> all;
+  for (int epoch = 0; epoch < 3; ++epoch)
+    collect(model, batches, all);
+}
+
 double evaluate(Net &model, const torch::Tensor &x, const torch::Tensor &y) {
   model->eval();
   return torch::mse_loss(model->forward(x), y).item<double>();
