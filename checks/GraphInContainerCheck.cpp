@@ -109,8 +109,7 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   // Written in place into a parameter: that only runs with grad mode off.
-  if (analysis::isTensorType(TargetExpr->getType()) &&
-      History.writesIntoGradLeaf(TargetExpr))
+  if (History.writesIntoGradLeaf(TargetExpr))
     return;
   llvm::SmallVector<const Expr *, 2> Carrying;
   for (const Expr *Value : Stored)

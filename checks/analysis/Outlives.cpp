@@ -301,6 +301,20 @@ bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
   });
 }
 
+/// Whether \p Function leaves what it builds (a returned result, what it
+/// stores in a by-reference parameter) for its caller to judge: it trains
+/// nothing itself (no backward pass, no optimizer step; gradients taken with
+/// create_graph are part of the result), and \p Loop, the loop that builds
+/// it if any, does not run its model as evaluation code (then the function
+/// is evaluation code, and the graph it gathers is kept for nothing).
+bool leavesResultToCaller(const FunctionDecl *Function, const Stmt *Loop,
+                          ASTContext &Ctx, HistoryAnalysis &History) {
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body || trainsBesidesDifferentiableGradients(Body, Ctx))
+    return false;
+  return !(Loop && runsAsEvaluationCode(Loop, Function, Ctx, History));
+}
+
 /// The values assigned to fields of the local object \p Object in \p Body
 /// (`out.logprobs = torch::stack(kept);`): what a returned struct holds.
 llvm::SmallVector<const Expr *, 4> fieldValuesOf(const ValueDecl *Object,
@@ -343,8 +357,7 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
                           HistoryAnalysis &History) {
   const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
-  if (!Body || !holdsTensorsOrFields(Function->getReturnType()) ||
-      trainsBesidesDifferentiableGradients(Body, Ctx))
+  if (!Body || !holdsTensorsOrFields(Function->getReturnType()))
     return false;
   TensorSources Sources(Body);
   // A struct of tensors returned as a whole (`SoloOut out; ... return out;`)
@@ -363,15 +376,11 @@ bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
                 llvm::any_of(fieldValuesOf(Returned, Body), From));
       }))
     return false;
-  // A loop that runs its model in evaluation mode builds nothing for a
-  // caller to train: the function is evaluation code, and the graph it
-  // gathers is kept for nothing.
-  if (runsAsEvaluationCode(L.LoopStmt, Function, Ctx, History))
-    return false;
   // The caller decides, as for a module's own forward: what it does with
   // the result is judged where it does it.
-  return true;
+  return leavesResultToCaller(Function, L.LoopStmt, Ctx, History);
 }
+
 /// Whether \p L's target is cleared or replaced, on every run of the block
 /// that repeats \p At (the body of its loop, or of its function when no
 /// loop does), before \p At: a statement of that block, not under a
@@ -393,16 +402,6 @@ bool resetBeforeEachStore(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   return false;
 }
 
-/// Whether a function trains nothing itself, so that what it leaves in a
-/// by-reference parameter is its result, for the caller to judge.
-bool leavesResultToCaller(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
-                          HistoryAnalysis &History) {
-  const FunctionDecl *Function = enclosingFunction(At, Ctx);
-  const Stmt *Body = Function ? Function->getBody() : nullptr;
-  if (!Body || trainsBesidesDifferentiableGradients(Body, Ctx))
-    return false;
-  return !(L.LoopStmt && runsAsEvaluationCode(L.LoopStmt, Function, Ctx, History));
-}
 } // namespace
 
 const CallExpr *keepingCallSite(const Lifetime &L, ASTContext &Ctx,
@@ -468,7 +467,8 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
   // hands one that outlives its own iteration, or the function trains.
   if (L.Kind == Lifetime::Call && isa<ParmVarDecl>(L.Target))
     return !keepingCallSite(L, Ctx, History) &&
-           leavesResultToCaller(L, At, Ctx, History);
+           leavesResultToCaller(enclosingFunction(At, Ctx), L.LoopStmt, Ctx,
+                                History);
   if (L.Kind == Lifetime::Loop)
     return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
            buildsFunctionResult(L, Ctx, History);

@@ -48,6 +48,15 @@ class Printer : public MatchFinder::MatchCallback {
   std::unique_ptr<CallSites> Callers;
   std::unique_ptr<HistoryAnalysis> History;
 
+  /// Makes the call sites and H of \p Ctx, once per translation unit.
+  void analysesFor(ASTContext &Ctx) {
+    if (Callers && History && &History->context() == &Ctx)
+      return;
+    Callers = std::make_unique<CallSites>(Ctx);
+    History =
+        std::make_unique<HistoryAnalysis>(Ctx, Callers.get(), HistoryOptions());
+  }
+
 public:
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("probe");
@@ -58,21 +67,13 @@ public:
                  << SM.getExpansionColumnNumber(Loc) << ": ";
     llvm::StringRef Probe = Call->getDirectCallee()->getName();
     if (Probe == "probe_history") {
-      if (!History || &History->context() != &Ctx) {
-        Callers = std::make_unique<CallSites>(Ctx);
-        History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
-                                                    HistoryOptions());
-      }
+      analysesFor(Ctx);
       llvm::outs() << "history=" << History->history(Call->getArg(0)).name()
                    << "\n";
       return;
     }
     if (Probe == "probe_grad_leaf") {
-      if (!History || &History->context() != &Ctx) {
-        Callers = std::make_unique<CallSites>(Ctx);
-        History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
-                                                    HistoryOptions());
-      }
+      analysesFor(Ctx);
       llvm::outs() << "grad-leaf="
                    << (History->writesIntoGradLeaf(Call->getArg(0)) ? "yes" : "no")
                    << "\n";
@@ -80,11 +81,7 @@ public:
     }
     if (Probe == "probe_outlives") {
       auto Life = outlivesIteration(Call->getArg(0), Call, Ctx);
-      if (!Callers || !History || &History->context() != &Ctx) {
-        Callers = std::make_unique<CallSites>(Ctx);
-        History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
-                                                    HistoryOptions());
-      }
+      analysesFor(Ctx);
       llvm::outs() << "outlives=";
       if (!Life)
         llvm::outs() << "no";
@@ -96,11 +93,7 @@ public:
     }
     if (Probe == "probe_carried" || Probe == "probe_eval" ||
         Probe == "probe_differentiated" || Probe == "probe_discarded") {
-      if (!History || &History->context() != &Ctx) {
-        Callers = std::make_unique<CallSites>(Ctx);
-        History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
-                                                    HistoryOptions());
-      }
+      analysesFor(Ctx);
       const Expr *Arg = Call->getArg(0);
       if (Probe == "probe_carried") {
         auto Life = outlivesIteration(Arg, Call, Ctx);
