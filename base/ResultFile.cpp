@@ -127,7 +127,7 @@ json::Value toJSON(const TUResult &R) {
   json::Object Hashes;
   for (const auto &H : R.ContentHashes)
     Hashes[H.first] = H.second;
-  return json::Object{
+  json::Object Result{
       {"version", 1},
       {"file", R.MainFile},
       {"diagnostics", std::move(Diags)},
@@ -137,6 +137,9 @@ json::Value toJSON(const TUResult &R) {
                              {"nolint", R.Stats.ErrorsIgnoredNOLINT},
                              {"nonUserCode", R.Stats.ErrorsIgnoredNonUserCode},
                              {"lineFilter", R.Stats.ErrorsIgnoredLineFilter}}}};
+  if (!R.Summaries.empty())
+    Result["summaries"] = R.Summaries;
+  return Result;
 }
 
 bool fromJSON(const json::Value &V, TUResult &R, std::string &Error) {
@@ -196,6 +199,8 @@ bool fromJSON(const json::Value &V, TUResult &R, std::string &Error) {
   R.Stats.ErrorsIgnoredNOLINT = Get("nolint");
   R.Stats.ErrorsIgnoredNonUserCode = Get("nonUserCode");
   R.Stats.ErrorsIgnoredLineFilter = Get("lineFilter");
+  if (auto S = O->getString("summaries"))
+    R.Summaries = S->str();
   return true;
 }
 

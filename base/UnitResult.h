@@ -31,6 +31,9 @@ struct TUResult {
   /// looked up in vain: what a cached result depends on.
   std::map<std::string, std::string> Dependencies;
   std::vector<std::string> AbsentPaths;
+  /// What the functions of the unit return, as JSON text
+  /// (--export-summaries); empty when not asked for.
+  std::string Summaries;
   /// The worker failed (crashed, ran out of memory, could not start).
   bool Failed = false;
   std::string FailureMessage;

@@ -238,10 +238,12 @@ EvalWithoutGradGuardCheck::EvalWithoutGradGuardCheck(
     : ClangTidyCheck(Name, Context),
       EvalFunctions(Options.get("EvalFunctions", DefaultEvalFunctions).str()),
       GuardType(Options.get("GuardType", "NoGradGuard").str()),
-      HistoryOpts(readHistoryOptions(Options)),
+      HistoryOpts(readHistoryOptions(Options, HistoryError)),
       NamesTemporaryGuards(
           Context->isCheckEnabled(checkName<UnnamedGradGuardCheck>())),
       EvalFunctionsRegex(EvalFunctions) {
+  if (!HistoryError.empty())
+    configurationDiag("%0") << HistoryError;
   std::string Error;
   if (!EvalFunctionsRegex.isValid(Error))
     configurationDiag("invalid regular expression in EvalFunctions '%0': %1")

@@ -52,6 +52,8 @@ private:
 
   const std::string EvalFunctions;
   const std::string GuardType;
+  /// Why the FunctionSummaries file could not be read (said once).
+  std::string HistoryError;
   const analysis::HistoryOptions HistoryOpts;
   /// torch-unnamed-grad-guard runs too: its fix names a temporary guard.
   const bool NamesTemporaryGuards;

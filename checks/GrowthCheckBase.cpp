@@ -8,8 +8,11 @@ namespace torch_tidy {
 
 GrowthCheckBase::GrowthCheckBase(llvm::StringRef Name,
                          clang::tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), HistoryOpts(readHistoryOptions(Options)),
+    : ClangTidyCheck(Name, Context),
+      HistoryOpts(readHistoryOptions(Options, HistoryError)),
       NodeOnly(Options.get("NodeOnlyFindings", "warning")) {
+  if (!HistoryError.empty())
+    configurationDiag("%0") << HistoryError;
   if (!NodeOnly.valid())
     configurationDiag("invalid NodeOnlyFindings '%0': expected warning, "
                       "remark or none")

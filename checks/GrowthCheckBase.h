@@ -24,6 +24,8 @@ public:
   void onStartOfTranslationUnit() override { Facts.reset(); }
 
 protected:
+  /// Why the FunctionSummaries file could not be read (said once).
+  std::string HistoryError;
   const analysis::HistoryOptions HistoryOpts;
   const NodeOnlyFindings NodeOnly;
   analysis::TranslationUnitFacts Facts;

@@ -1,7 +1,7 @@
 //===--- HistoryOptions.h - The options of the checks that ask H ----------===//
 //
 // Every check that asks whether a value carries autograd history reads the
-// same two options, so that one `.clang-tidy` setting means the same thing
+// same three options, so that one `.clang-tidy` setting means the same thing
 // to all of them.
 //
 //===----------------------------------------------------------------------===//
@@ -13,10 +13,14 @@
 
 namespace torch_tidy {
 
-/// `AssumeUnknownTensorsCarryHistory` (default false) and
-/// `OpaqueCallsPassHistory` (default true).
+/// `AssumeUnknownTensorsCarryHistory` (default false),
+/// `OpaqueCallsPassHistory` (default true) and `FunctionSummaries` (a file
+/// written by `torch-tidy --export-summaries`; default none, also read as a
+/// global option). \p Error says why the summaries could not be read, the
+/// first time a file fails.
 analysis::HistoryOptions
-readHistoryOptions(const clang::tidy::ClangTidyCheck::OptionsView &Options);
+readHistoryOptions(const clang::tidy::ClangTidyCheck::OptionsView &Options,
+                   std::string &Error);
 
 void storeHistoryOptions(const clang::tidy::ClangTidyCheck::OptionsView &Options,
                          clang::tidy::ClangTidyOptions::OptionMap &Opts,

@@ -237,6 +237,17 @@ bool setFormat(DriverOptions &O, llvm::StringRef V, std::string &Error) {
   return true;
 }
 
+bool setExportSummaries(DriverOptions &O, llvm::StringRef V,
+                        std::string &Error) {
+  if (V.empty()) {
+    Error = "--export-summaries needs a non-empty value";
+    return false;
+  }
+  O.ExportSummaries = V.str();
+  O.CollectSummaries = true;
+  return true;
+}
+
 bool setShard(DriverOptions &O, llvm::StringRef V, std::string &Error) {
   auto [K, N] = V.split('/');
   unsigned KV = 0, NV = 0;

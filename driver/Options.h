@@ -47,6 +47,11 @@ struct DriverOptions {
   OutputFormat Format = OutputFormat::Text;
   std::string ExportSarif, SarifRoot;
   std::string Baseline, WriteBaseline;
+  /// --export-summaries: where to write what the units' functions return.
+  std::string ExportSummaries;
+  /// Summarise each unit's functions (set by --export-summaries; a worker is
+  /// told --torch-tidy-collect-summaries).
+  bool CollectSummaries = false;
   unsigned ShardIndex = 0, ShardCount = 0; // --shard=K/N: K-1, N
   std::string Progress = "auto";           // auto, always, never
   bool SkipTorchlessTUs = true;

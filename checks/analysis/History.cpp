@@ -6,6 +6,7 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
+#include "checks/analysis/Summaries.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -463,6 +464,8 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
 }
 
 Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
+  if (auto Summarised = ofSummary(Call, Call->getDirectCallee(), Element))
+    return *Summarised;
   if (isForwardCall(Call))
     return Carries::graph();
   const FunctionDecl *FD = Call->getDirectCallee();
@@ -669,6 +672,67 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
   return Carries::unknown();
 }
 
+/// Whether a call of \p MD may run an override that the unit cannot see.
+static bool mayBeOverridden(const CXXMethodDecl *MD) {
+  return MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+         !MD->getParent()->hasAttr<FinalAttr>();
+}
+
+std::optional<Carries> HistoryAnalysis::ofSummary(const CallExpr *Call,
+                                                  const FunctionDecl *FD,
+                                                  int Element) {
+  if (!Options.Summaries || Options.Summaries->empty() || !FD ||
+      isLibraryFunction(FD) ||
+      Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
+    return std::nullopt;
+  // The unit's own body says more; an override may run another body.
+  if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody())
+    return std::nullopt;
+  if (mayBeOverridden(dyn_cast<CXXMethodDecl>(FD)))
+    return std::nullopt;
+  const FunctionSummary *S = Options.Summaries->find(FD);
+  if (!S)
+    return std::nullopt;
+  auto It = S->find(Element);
+  if (It == S->end())
+    It = S->find(WholeValue);
+  if (It == S->end())
+    return std::nullopt;
+  // What it is handed: its arguments, and the object of a method, unless
+  // that is a module (whose parameters the summary counts already).
+  llvm::SmallVector<const Expr *, 4> Operands;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const Expr *Object = Member->getImplicitObjectArgument();
+    if (!isModuleClass(recordOf(Object->getType(), /*ThroughPointer=*/true)))
+      Operands.push_back(Object);
+  }
+  unsigned First = 0;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Call)
+    First = 1;
+  for (unsigned I = First, N = Call->getNumArgs(); I < N; ++I)
+    Operands.push_back(Call->getArg(I));
+  Carries Handed = anyOf(Operands);
+  const ReturnSummary &R = It->second;
+  Carries Result = Handed.requiresGrad() ? R.Handed : R.NotHanded;
+  if (!Handed.requiresGrad() && Handed.mayBeUnknown() && R.Handed != R.NotHanded)
+    Result |= Carries::unknown();
+  // A summary that does not know either: the rule for opaque calls.
+  if (Result.mayBeUnknown() && !Result.requiresGrad())
+    return std::nullopt;
+  return Result;
+}
+
+Carries HistoryAnalysis::returnedBy(const FunctionDecl *Def, int Element) {
+  Carries Result = Carries::none();
+  if (!Def || !Def->hasBody())
+    return Carries::unknown();
+  for (const Expr *Value : returnedValues(Def->getBody()))
+    if (!guarded(Value))
+      Result |= of(Value, Element);
+  return Result;
+}
+
 Carries HistoryAnalysis::ofFunctionResult(const FunctionDecl *FD,
                                           const CallExpr *Call, int Element) {
   const FunctionDecl *Def = FD->getDefinition();
@@ -691,8 +755,7 @@ Carries HistoryAnalysis::ofFunctionResult(const FunctionDecl *FD,
   CallStack.pop_back();
   // A virtual method may be overridden where the unit cannot see.
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  if (MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
-      !MD->getParent()->hasAttr<FinalAttr>() && !Result.mayHoldGraph() &&
+  if (mayBeOverridden(MD) && !Result.mayHoldGraph() &&
       isa<CXXMemberCallExpr>(Call) &&
       !cast<CXXMemberCallExpr>(Call)->getMethodDecl()->isPureVirtual())
     Result |= ofOpaqueCall(Call, FD);
@@ -779,6 +842,11 @@ Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, bool &Resolved) {
     Carries Result = of(Arg, WholeValue);
     CallStack = std::move(Saved);
     return Result;
+  }
+  // Summarising a function: what its callers are assumed to pass.
+  if (Options.UnresolvedParameters) {
+    Resolved = true;
+    return *Options.UnresolvedParameters;
   }
   // Otherwise: what its call sites in the unit pass.
   if (!Callers || CallSiteDepth >= 3)

@@ -37,8 +37,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace torch_tidy::analysis {
+
+class FunctionSummaries;
 
 /// What autograd may have recorded for a value: any mix of "a graph"
 /// (grad_fn and saved activations), "a leaf that requires gradients" and
@@ -76,6 +80,12 @@ public:
   /// "no", "leaf", "yes" (a graph) or "unknown", most telling first.
   const char *name() const;
 
+  /// Every bit, for writing a value out and reading it back.
+  uint8_t bits() const { return Bits; }
+  static Carries fromBits(uint8_t B) {
+    return Carries(B & (LeafBit | GraphBit | UnknownBit));
+  }
+
 private:
   enum : uint8_t { LeafBit = 1, GraphBit = 2, UnknownBit = 4 };
   explicit Carries(uint8_t Bits) : Bits(Bits) {}
@@ -89,6 +99,14 @@ struct HistoryOptions {
   /// A function whose body is not in the unit returns history when handed
   /// history (off: its result is of unknown origin).
   bool OpaqueCallsPassHistory = true;
+  /// What functions whose bodies are in other units return (null: none
+  /// known): the FunctionSummaries option.
+  std::shared_ptr<const FunctionSummaries> Summaries;
+  /// The file they were read from, as the option names it.
+  std::string SummariesFile;
+  /// While summarising a function: what a parameter that no call in view
+  /// passes carries (unset: that parameter is of unknown origin).
+  std::optional<Carries> UnresolvedParameters;
 };
 
 /// Whether \p RD is torch::nn::Module, torch::jit::Module, a
@@ -169,6 +187,11 @@ public:
   /// The flow of function \p FD (cached).
   const FunctionFlow *flowOf(const clang::FunctionDecl *FD);
 
+  /// What function \p Def returns (its element \p Element of a tuple or
+  /// pair, or -1 for the whole value), over every return statement that no
+  /// guard covers.
+  Carries returnedBy(const clang::FunctionDecl *Def, int Element);
+
 private:
   static constexpr int WholeValue = -1;
   /// H of \p E, or of its element \p Element where \p E is a tuple or pair.
@@ -188,6 +211,10 @@ private:
                            const clang::CallExpr *Call, int Element);
   Carries ofOpaqueCall(const clang::CallExpr *Call,
                        const clang::FunctionDecl *FD);
+  /// What a summary says a call of \p FD (its body in another unit)
+  /// returns, when one is known.
+  std::optional<Carries> ofSummary(const clang::CallExpr *Call,
+                                   const clang::FunctionDecl *FD, int Element);
   Carries anyOf(llvm::ArrayRef<const clang::Expr *> Exprs);
   bool guarded(const clang::Expr *E);
 

@@ -5,6 +5,7 @@
 #include "base/CacheFolder.h"
 #include "base/Hashing.h"
 #include "checks/CheckTable.h"
+#include "checks/analysis/Summaries.h"
 #include "driver/engine/AbsenceRecorder.h"
 #include "driver/engine/PreambleCache.h"
 #include "driver/engine/PreambleLocations.h"
@@ -91,6 +92,12 @@ public:
       Ctx.setTraversalScope(Scope);
     }
     MultiplexConsumer::HandleTranslationUnit(Ctx);
+    if (Opts.CollectSummaries) {
+      std::string Text;
+      llvm::raw_string_ostream OS(Text);
+      OS << analysis::summariseUnit(Ctx, analysis::HistoryOptions()).toJSON();
+      Result.Summaries = std::move(Text);
+    }
     // A precompiled preamble's files were recorded when it was built.
     recordFilesEntered(SM, /*WithMainFile=*/true, Result.Dependencies,
                        Result.ContentHashes);
@@ -290,6 +297,23 @@ newChecksActionFactory(ClangTidyContext &Context, const DriverOptions &Opts,
 
 namespace {
 
+/// The function summaries that \p Options have the checks read
+/// (FunctionSummaries, for one check or all): the result depends on them as
+/// on a header.
+void recordSummariesRead(const ClangTidyOptions &Options,
+                         std::map<std::string, std::string> &Dependencies) {
+  for (const auto &Entry : Options.CheckOptions) {
+    llvm::StringRef Key = Entry.getKey();
+    if (Key != "FunctionSummaries" && !Key.ends_with(".FunctionSummaries"))
+      continue;
+    if (Entry.getValue().Value.empty())
+      continue;
+    llvm::SmallString<256> Path(Entry.getValue().Value);
+    llvm::sys::fs::make_absolute(Path);
+    Dependencies[std::string(Path)] = fileHash(Path);
+  }
+}
+
 /// The key of \p File's entry in the result cache, or "" when the cache does
 /// not apply to it (turned off, no tool identity, not one compile command,
 /// an unreadable main file); the main file is read through \p Memo when
@@ -309,7 +333,8 @@ std::string resultKey(const DriverOptions &Opts, ClangTidyContext &Context,
     return "";
   std::string Extra = std::string("notes=") + (Opts.FixNotes ? "1" : "0") +
                       " bodies=" + (Opts.SkipSystemBodies ? "1" : "0") +
-                      " scope=" + (Opts.TraversalScope ? "1" : "0");
+                      " scope=" + (Opts.TraversalScope ? "1" : "0") +
+                      " summaries=" + (Opts.CollectSummaries ? "1" : "0");
   return ResultCache::key(ToolIdentity, Commands.front(),
                           configurationAsText(Context.getOptionsForFile(File)),
                           Extra, MainHash);
@@ -402,6 +427,7 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
   if (Opts.ErrorRecovery)
     noteRecoveredFindings(Result.Errors);
   Result.Stats = Context.getStats();
+  recordSummariesRead(Context.getOptionsForFile(File), Result.Dependencies);
   // A preamble built in this run was looked up through this recorder too.
   Result.AbsentPaths = Absences->paths();
   if (Factory.Used)

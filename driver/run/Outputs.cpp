@@ -3,6 +3,7 @@
 #include "driver/run/Outputs.h"
 
 #include "base/AtomicWrite.h"
+#include "checks/analysis/Summaries.h"
 #include "driver/report/Baseline.h"
 #include "driver/report/ExportedFixes.h"
 #include "driver/report/JsonReport.h"
@@ -66,6 +67,31 @@ bool collectFindings(const DriverOptions &O,
   return true;
 }
 
+/// --export-summaries: the summaries of every unit, merged. A unit that
+/// could not be analysed adds none.
+static bool exportSummaries(llvm::StringRef Path,
+                            const std::vector<TUResult> &Results,
+                            std::string &Error) {
+  analysis::FunctionSummaries All;
+  for (const TUResult &R : Results) {
+    if (R.Summaries.empty())
+      continue;
+    llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Summaries);
+    analysis::FunctionSummaries Unit;
+    std::string Why;
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      Why = "not JSON";
+    } else if (analysis::FunctionSummaries::fromJSON(*V, Unit, Why)) {
+      All.merge(Unit);
+      continue;
+    }
+    Error = "the summaries of " + R.MainFile + " are unreadable: " + Why;
+    return false;
+  }
+  return writeAtomically(Path, jsonText(All.toJSON()), Error);
+}
+
 bool writeOutputs(const DriverOptions &O, RunSetup &S, RunFindings &Found,
                   const std::vector<int> &FixState,
                   const std::vector<TUResult> &Results, const char *Argv0,
@@ -92,6 +118,9 @@ bool writeOutputs(const DriverOptions &O, RunSetup &S, RunFindings &Found,
                        jsonText(findingsToSarif(Found.Findings, Found.Sources,
                                                 Found.Root, docBase(Argv0))),
                        Error))
+    return false;
+  if (!O.ExportSummaries.empty() &&
+      !exportSummaries(O.ExportSummaries, Results, Error))
     return false;
   return true;
 }

@@ -1,0 +1,270 @@
+//===--- Summaries.cpp - H of what functions of other units return --------===//
+
+#include "checks/analysis/Summaries.h"
+#include "checks/analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <mutex>
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+static constexpr llvm::StringLiteral Format = "torch-tidy-function-summaries";
+static constexpr int Version = 1;
+
+std::string FunctionSummaries::keyOf(const FunctionDecl *FD) {
+  std::string Key;
+  llvm::raw_string_ostream OS(Key);
+  PrintingPolicy Policy(FD->getASTContext().getLangOpts());
+  Policy.SuppressScope = false;
+  Policy.FullyQualifiedName = true;
+  FD->printQualifiedName(OS, Policy);
+  OS << '(';
+  for (const ParmVarDecl *P : FD->parameters()) {
+    if (P->getFunctionScopeIndex())
+      OS << ", ";
+    OS << P->getType().getCanonicalType().getAsString(Policy);
+  }
+  OS << ')';
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isConst())
+    OS << " const";
+  return Key;
+}
+
+const FunctionSummary *FunctionSummaries::find(const FunctionDecl *FD) const {
+  return Functions.empty() ? nullptr : find(keyOf(FD));
+}
+
+const FunctionSummary *FunctionSummaries::find(llvm::StringRef Key) const {
+  auto It = Functions.find(Key.str());
+  return It == Functions.end() ? nullptr : &It->second;
+}
+
+void FunctionSummaries::add(std::string Key, FunctionSummary S) {
+  FunctionSummary &Into = Functions[std::move(Key)];
+  for (const auto &[Element, R] : S) {
+    auto [It, New] = Into.try_emplace(Element, R);
+    if (!New) {
+      It->second.Handed |= R.Handed;
+      It->second.NotHanded |= R.NotHanded;
+    }
+  }
+}
+
+void FunctionSummaries::merge(const FunctionSummaries &Other) {
+  for (const auto &[Key, S] : Other.Functions)
+    add(Key, S);
+}
+
+static llvm::json::Array wordsOf(Carries C) {
+  llvm::json::Array Words;
+  if (C.mayBeLeaf())
+    Words.push_back("leaf");
+  if (C.mayHoldGraph())
+    Words.push_back("graph");
+  if (C.mayBeUnknown())
+    Words.push_back("unknown");
+  return Words;
+}
+
+static bool carriesOf(const llvm::json::Value *V, Carries &Out) {
+  const llvm::json::Array *Words = V ? V->getAsArray() : nullptr;
+  if (!Words)
+    return false;
+  Out = Carries::none();
+  for (const llvm::json::Value &W : *Words) {
+    std::optional<llvm::StringRef> S = W.getAsString();
+    if (S == "leaf")
+      Out |= Carries::leaf();
+    else if (S == "graph")
+      Out |= Carries::graph();
+    else if (S == "unknown")
+      Out |= Carries::unknown();
+    else
+      return false;
+  }
+  return true;
+}
+
+llvm::json::Value FunctionSummaries::toJSON() const {
+  llvm::json::Array List;
+  for (const auto &[Key, S] : Functions) {
+    llvm::json::Array Returns;
+    for (const auto &[Element, R] : S)
+      Returns.push_back(llvm::json::Object{{"element", Element},
+                                           {"handed", wordsOf(R.Handed)},
+                                           {"not_handed", wordsOf(R.NotHanded)}});
+    List.push_back(
+        llvm::json::Object{{"function", Key}, {"returns", std::move(Returns)}});
+  }
+  return llvm::json::Object{{"format", Format},
+                            {"version", Version},
+                            {"functions", std::move(List)}};
+}
+
+bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
+                                 FunctionSummaries &Out, std::string &Error) {
+  const llvm::json::Object *O = V.getAsObject();
+  if (!O || O->getString("format") != Format) {
+    Error = "not a torch-tidy function summaries file";
+    return false;
+  }
+  if (O->getInteger("version") != Version) {
+    Error = "function summaries of an unknown version (expected " +
+            std::to_string(Version) + ")";
+    return false;
+  }
+  const llvm::json::Array *List = O->getArray("functions");
+  if (!List) {
+    Error = "function summaries without a 'functions' list";
+    return false;
+  }
+  for (const llvm::json::Value &Entry : *List) {
+    const llvm::json::Object *F = Entry.getAsObject();
+    std::optional<llvm::StringRef> Key = F ? F->getString("function") : std::nullopt;
+    const llvm::json::Array *Returns = F ? F->getArray("returns") : nullptr;
+    if (!Key || !Returns) {
+      Error = "a function summary without 'function' and 'returns'";
+      return false;
+    }
+    FunctionSummary S;
+    for (const llvm::json::Value &RV : *Returns) {
+      const llvm::json::Object *R = RV.getAsObject();
+      std::optional<int64_t> Element = R ? R->getInteger("element") : std::nullopt;
+      ReturnSummary Summary;
+      if (!Element || *Element < -1 || *Element > 64 ||
+          !carriesOf(R->get("handed"), Summary.Handed) ||
+          !carriesOf(R->get("not_handed"), Summary.NotHanded)) {
+        Error = "a malformed return summary of '" + Key->str() + "'";
+        return false;
+      }
+      S[static_cast<int>(*Element)] = Summary;
+    }
+    Out.add(Key->str(), std::move(S));
+  }
+  return true;
+}
+
+/// The number of elements of a std::tuple or std::pair \p T, or 0.
+static unsigned elementsOf(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+    return 0;
+  if (Spec->getName() == "pair")
+    return 2;
+  if (Spec->getName() != "tuple" || Spec->getTemplateArgs().size() != 1)
+    return 0;
+  const TemplateArgument &Pack = Spec->getTemplateArgs()[0];
+  return Pack.getKind() == TemplateArgument::Pack ? Pack.pack_size() : 0;
+}
+
+namespace {
+
+/// The functions of the main file that another unit may call.
+class Summarisable : public RecursiveASTVisitor<Summarisable> {
+public:
+  explicit Summarisable(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitLambdaBody() const { return false; }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
+        FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+        !FD->isExternallyVisible() || isa<CXXConstructorDecl>(FD) ||
+        isa<CXXDestructorDecl>(FD) ||
+        !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())) ||
+        !holdsTensorsOrFields(FD->getReturnType()))
+      return true;
+    // A method defined in its class is in every unit that sees the class.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && !FD->isOutOfLine())
+      return true;
+    Found.push_back(FD);
+    return true;
+  }
+
+  std::vector<const FunctionDecl *> Found;
+
+private:
+  const SourceManager &SM;
+};
+
+} // namespace
+
+FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
+  FunctionSummaries Out;
+  Summarisable Finder(Ctx);
+  Finder.TraverseAST(Ctx);
+  if (Finder.Found.empty())
+    return Out;
+  HistoryOptions WithHistory = Options, WithNone = Options;
+  WithHistory.UnresolvedParameters = Carries::graph();
+  WithNone.UnresolvedParameters = Carries::none();
+  HistoryAnalysis Handed(Ctx, nullptr, WithHistory);
+  HistoryAnalysis NotHanded(Ctx, nullptr, WithNone);
+  for (const FunctionDecl *FD : Finder.Found) {
+    FunctionSummary S;
+    bool Telling = false;
+    unsigned Elements = elementsOf(FD->getReturnType());
+    for (int E = -1; E < static_cast<int>(Elements); ++E) {
+      ReturnSummary R{Handed.returnedBy(FD, E), NotHanded.returnedBy(FD, E)};
+      auto Knows = [](Carries C) { return !C.mayBeUnknown() || C.requiresGrad(); };
+      Telling |= Knows(R.Handed) || Knows(R.NotHanded);
+      S[E] = R;
+    }
+    if (Telling)
+      Out.add(FunctionSummaries::keyOf(FD), std::move(S));
+  }
+  return Out;
+}
+
+std::shared_ptr<const FunctionSummaries> loadSummaries(llvm::StringRef Path,
+                                                       std::string &Error) {
+  struct Loaded {
+    llvm::sys::TimePoint<> Modified;
+    uint64_t Size = 0;
+    std::shared_ptr<const FunctionSummaries> Summaries;
+  };
+  static std::mutex Lock;
+  static llvm::StringMap<Loaded> Cache;
+
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
+    Error = "cannot read function summaries '" + Path.str() + "': " + EC.message();
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Cache.find(Path);
+  if (It != Cache.end() && It->second.Modified == Status.getLastModificationTime() &&
+      It->second.Size == Status.getSize())
+    return It->second.Summaries;
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer) {
+    Error = "cannot read function summaries '" + Path.str() +
+            "': " + Buffer.getError().message();
+    return nullptr;
+  }
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buffer)->getBuffer());
+  if (!V) {
+    Error = "function summaries '" + Path.str() +
+            "' are not JSON: " + llvm::toString(V.takeError());
+    return nullptr;
+  }
+  auto Summaries = std::make_shared<FunctionSummaries>();
+  std::string Why;
+  if (!FunctionSummaries::fromJSON(*V, *Summaries, Why)) {
+    Error = "function summaries '" + Path.str() + "': " + Why;
+    return nullptr;
+  }
+  Cache[Path] = {Status.getLastModificationTime(), Status.getSize(), Summaries};
+  return Summaries;
+}
+
+} // namespace torch_tidy::analysis

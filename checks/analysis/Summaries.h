@@ -1,0 +1,78 @@
+//===--- Summaries.h - H of what functions of other units return -*- C++ -*-===//
+//
+// A function whose body is in another translation unit is opaque to H: its
+// result is taken to carry history when it is handed history. A summary,
+// made where the body is, says better: per returned value (and per element
+// of a returned tuple or pair), what it carries when the function is handed
+// history and when it is not. `torch-tidy --export-summaries=FILE` writes
+// the summaries of the units it checks; the `FunctionSummaries` option
+// names such a file, and H answers from it for a call whose callee's body
+// is not in the unit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH_TIDY_CHECKS_ANALYSIS_SUMMARIES_H
+#define TORCH_TIDY_CHECKS_ANALYSIS_SUMMARIES_H
+
+#include "checks/analysis/History.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace torch_tidy::analysis {
+
+/// What one returned value carries: with every parameter carrying a graph
+/// (the function handed history), and with none carrying anything.
+struct ReturnSummary {
+  Carries Handed;
+  Carries NotHanded;
+  bool operator==(const ReturnSummary &O) const {
+    return Handed == O.Handed && NotHanded == O.NotHanded;
+  }
+};
+
+/// By element: -1 for the whole value, 0..N-1 for a tuple's or pair's.
+using FunctionSummary = std::map<int, ReturnSummary>;
+
+class FunctionSummaries {
+public:
+  /// The name a function is known by in every unit: its qualified name,
+  /// its parameters' canonical types, and `const` for a const method.
+  static std::string keyOf(const clang::FunctionDecl *FD);
+
+  const FunctionSummary *find(const clang::FunctionDecl *FD) const;
+  const FunctionSummary *find(llvm::StringRef Key) const;
+  bool empty() const { return Functions.empty(); }
+  size_t size() const { return Functions.size(); }
+
+  /// Adds \p Other's summaries; a function summarised by both (defined in
+  /// two units) gets what either says.
+  void merge(const FunctionSummaries &Other);
+  void add(std::string Key, FunctionSummary S);
+
+  llvm::json::Value toJSON() const;
+  /// Parses what toJSON wrote; false with \p Error on anything else.
+  static bool fromJSON(const llvm::json::Value &V, FunctionSummaries &Out,
+                       std::string &Error);
+
+private:
+  std::map<std::string, FunctionSummary> Functions;
+};
+
+/// The summaries of the functions defined in the main file of the unit
+/// whose AST is \p Ctx that may be called from another unit (externally
+/// visible, not templates) and return something that may hold tensors.
+FunctionSummaries summariseUnit(clang::ASTContext &Ctx, HistoryOptions Options);
+
+/// The summaries in file \p Path, read once per process (again when the
+/// file changes); null with \p Error when it cannot be read or parsed.
+std::shared_ptr<const FunctionSummaries>
+loadSummaries(llvm::StringRef Path, std::string &Error);
+
+} // namespace torch_tidy::analysis
+
+#endif
