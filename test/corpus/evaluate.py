@@ -3,10 +3,12 @@
 labelled sites.
 
     evaluate.py [--torch-tidy BIN] [-j N] [--corpus-dir DIR] [--json OUT]
-                [--logs DIR] [PROJECT ...]
+                [--logs DIR] [--no-summaries] [PROJECT ...]
 
 Every listed file of every materialised project (see materialize.py) is run
-with -checks=-*,torch-* and the project's flags. A diagnostic on a site
+with -checks=-*,torch-* and the project's flags, and with the function
+summaries of the project's listed files (one torch-tidy --export-summaries
+run over them all first), as a user who lints the whole project would. A diagnostic on a site
 labelled `leak` or `bounded-leak` is a true positive; any other diagnostic
 (on a `lookalike` site or on an unlabelled line) is a false positive; a
 leak site with no diagnostic is a miss. Exit status: 0 when the evaluation
@@ -100,17 +102,40 @@ def header_filter(root):
     return f"^({re.escape(str(root))}/|\\./|[^/.])"
 
 
-def run_unit(args, root, unit, flags):
+def config(summaries):
+    """--config for a run: a project's own .clang-tidy (its checks,
+    WarningsAsErrors) must not change what is run or how it exits."""
+    if not summaries:
+        return "--config={}"
+    return "--config=" + json.dumps({"CheckOptions": {"FunctionSummaries": str(summaries)}})
+
+
+def export_summaries(args, root, units, flags, out):
+    """One run over all the project's units that writes their function
+    summaries to `out`; its diagnostics are not used. Returns (status,
+    output)."""
+    sources = [u for u in units if Path(u).suffix not in HEADER_SUFFIXES]
+    if not sources:
+        return 0, ""
+    command = [str(args.torch_tidy), "-checks=-*,torch-*", config(None), "-j", "1",
+               "--progress=never", f"--export-summaries={out}", *args.tidy_arg,
+               *[str(root / u) for u in sources], "--", *flags]
+    return execute(args, command, root, args.timeout * max(1, len(sources)))
+
+
+def run_unit(args, root, unit, flags, summaries=None):
     if Path(unit).suffix in HEADER_SUFFIXES:
         flags = ["-x", "c++", *flags]  # a header on its own is C++, not C
-    # --config={}: a project's own .clang-tidy (its checks, WarningsAsErrors)
-    # must not change what is run or how it exits.
-    command = [str(args.torch_tidy), "-checks=-*,torch-*", "--config={}",
+    command = [str(args.torch_tidy), "-checks=-*,torch-*", config(summaries),
                "--header-filter=" + header_filter(root), *args.tidy_arg,
                str(root / unit), "--", *flags]
+    return execute(args, command, root, args.timeout)
+
+
+def execute(args, command, root, timeout):
     try:
         done = subprocess.run(command, cwd=root, capture_output=True, text=True,
-                              errors="replace", timeout=args.timeout)
+                              errors="replace", timeout=timeout)
         return done.returncode, done.stdout + done.stderr
     except subprocess.TimeoutExpired as err:
         output = err.stdout or ""
@@ -300,6 +325,9 @@ def main():
     parser.add_argument("--logs", type=Path, metavar="DIR",
                         help="keep torch-tidy's output for each file under DIR")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per file")
+    parser.add_argument("--no-summaries", dest="summaries", action="store_false",
+                        help="run each file alone, without the function summaries "
+                             "of the project's other files")
     parser.add_argument("--tidy-arg", action="append", default=[],
                         help="extra argument for torch-tidy (repeatable)")
     args = parser.parse_args()
@@ -328,9 +356,28 @@ def main():
                 skipped.append({"project": folder.name, "why": r})
             else:
                 prepared.append(r)
+        summaries_dir = None
+        if args.summaries:
+            summaries_dir = args.corpus_dir / ".summaries"
+            summaries_dir.mkdir(parents=True, exist_ok=True)
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            exports = {}
             for r in prepared:
-                r["jobs"] = {u: pool.submit(run_unit, args, r["root"], u, r["flags"])
+                r["summaries"] = None
+                if summaries_dir:
+                    out = summaries_dir / (r["folder"] + ".json")
+                    if out.exists():
+                        out.unlink()
+                    r["summaries"] = out
+                    exports[r["folder"]] = pool.submit(
+                        export_summaries, args, r["root"], r["to_run"], r["flags"], out)
+            for r in prepared:
+                if r["summaries"]:
+                    exports[r["folder"]].result()
+                    if not r["summaries"].is_file():  # the export failed
+                        r["summaries"] = None
+                r["jobs"] = {u: pool.submit(run_unit, args, r["root"], u, r["flags"],
+                                            r["summaries"])
                              for u in r["to_run"]}
             results = [finish_project(r, args) for r in prepared]
     except (CannotRun, OSError, json.JSONDecodeError) as err:

@@ -27,6 +27,7 @@
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/ModuleMode.h"
 #include "checks/analysis/Outlives.h"
+#include "checks/analysis/Summaries.h"
 #include "checks/analysis/TensorSources.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -42,6 +43,10 @@ using namespace torch_tidy::analysis;
 using torch_tidy::analysis::stripWrappers;
 
 static llvm::cl::OptionCategory Category("torch-tidy-analysis-dump");
+static llvm::cl::opt<std::string>
+    SummariesFile("summaries",
+                  llvm::cl::desc("function summaries for H (FunctionSummaries)"),
+                  llvm::cl::cat(Category));
 
 namespace {
 class Printer : public MatchFinder::MatchCallback {
@@ -53,8 +58,14 @@ class Printer : public MatchFinder::MatchCallback {
     if (Callers && History && &History->context() == &Ctx)
       return;
     Callers = std::make_unique<CallSites>(Ctx);
-    History =
-        std::make_unique<HistoryAnalysis>(Ctx, Callers.get(), HistoryOptions());
+    HistoryOptions Options;
+    if (!SummariesFile.empty()) {
+      std::string Error;
+      Options.Summaries = loadSummaries(SummariesFile, Error);
+      if (!Options.Summaries)
+        llvm::errs() << Error << "\n";
+    }
+    History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(), Options);
   }
 
 public:

@@ -1,0 +1,43 @@
+// H of calls into functions whose bodies are in another unit: from that
+// unit's function summaries (FunctionSummaries), or by the rule for opaque
+// calls without them (OPAQUE).
+// RUN: %torch_tidy -checks='-*,torch-*' --no-cache --export-summaries=%t.json %S/../checks/Inputs/function-summaries/losses.cpp -- %mock_torch > /dev/null
+// RUN: %analysis_dump --summaries=%t.json %s -- %mock_torch -I%S/../checks/Inputs/function-summaries | sort -t: -k1,1n | FileCheck %s -implicit-check-not=history=
+// RUN: %analysis_dump %s -- %mock_torch -I%S/../checks/Inputs/function-summaries | sort -t: -k1,1n | FileCheck %s --check-prefix=OPAQUE -implicit-check-not=history=
+
+#include "losses.h"
+
+void probe_history(const torch::Tensor &);
+
+void calls(torch::nn::Linear &model, DetectionLoss &criterion, const torch::Tensor &x) {
+  auto out = model(x);
+  // Element 1 of the loss module's result is detached; element 0 is not.
+  probe_history(std::get<1>(criterion->forward(out, x)));
+  // CHECK: [[@LINE-1]]:3: history=no
+  // OPAQUE: [[@LINE-2]]:3: history=yes
+  probe_history(std::get<0>(criterion->forward(out, x)));
+  // CHECK: [[@LINE-1]]:3: history=yes
+  // OPAQUE: [[@LINE-2]]:3: history=yes
+  auto [loss, logged] = loss_and_log(out, x);
+  probe_history(logged);
+  // CHECK: [[@LINE-1]]:3: history=no
+  // OPAQUE: [[@LINE-2]]:3: history=yes
+  probe_history(loss);
+  // CHECK: [[@LINE-1]]:3: history=yes
+  // OPAQUE: [[@LINE-2]]:3: history=yes
+  // Its body computes under a guard.
+  probe_history(guarded_penalty(out, x));
+  // CHECK: [[@LINE-1]]:3: history=no
+  // OPAQUE: [[@LINE-2]]:3: history=yes
+  // Handed history, it returns history; handed none, none.
+  probe_history(squared_error(out, x));
+  // CHECK: [[@LINE-1]]:3: history=yes
+  // OPAQUE: [[@LINE-2]]:3: history=yes
+  probe_history(squared_error(torch::ones({4}), torch::zeros({4})));
+  // CHECK: [[@LINE-1]]:3: history=no
+  // OPAQUE: [[@LINE-2]]:3: history=unknown
+  // It runs the model it is handed, whatever the input.
+  probe_history(with_model(model, torch::ones({4})));
+  // CHECK: [[@LINE-1]]:3: history=yes
+  // OPAQUE: [[@LINE-2]]:3: history=yes
+}

@@ -1,0 +1,17 @@
+// Losses and metrics declared here and defined in losses.cpp: a unit that
+// includes only this header sees no body.
+#include <torch/torch.h>
+#include <tuple>
+
+struct DetectionLossImpl : torch::nn::Module {
+  // The loss to backpropagate, and its parts detached for logging.
+  std::tuple<torch::Tensor, torch::Tensor> forward(const torch::Tensor &pred,
+                                                   const torch::Tensor &target);
+};
+TORCH_MODULE(DetectionLoss);
+
+std::tuple<torch::Tensor, torch::Tensor> loss_and_log(const torch::Tensor &pred,
+                                                      const torch::Tensor &target);
+torch::Tensor guarded_penalty(const torch::Tensor &pred, const torch::Tensor &target);
+torch::Tensor squared_error(const torch::Tensor &pred, const torch::Tensor &target);
+torch::Tensor with_model(torch::nn::Linear &model, const torch::Tensor &x);
