@@ -211,11 +211,7 @@ void GraphAccumulationCheck::report(const Expr *Write,
   noteLifetime(*this, Life, Target);
   noteKeepingCallSite(*this, Life, History);
   if (!Recurrent && Life.Kind == analysis::Lifetime::Call)
-    for (const Expr *Part : Parts)
-      if (const CallExpr *Site = History.callSiteWitness(Part)) {
-        noteCallSite(*this, Site, Ctx);
-        break;
-      }
+    noteCallSite(*this, Parts, History);
   if (NoFix)
     noteNoFix(*this, Write, Recurrent);
 }

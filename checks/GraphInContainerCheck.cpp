@@ -164,11 +164,7 @@ void GraphInContainerCheck::report(const Expr *Store,
          DiagnosticIDs::Note)
         << Name;
   if (Life.Kind == analysis::Lifetime::Call)
-    for (const Expr *Value : Carrying)
-      if (const CallExpr *Site = History.callSiteWitness(Value)) {
-        noteCallSite(*this, Site, Ctx);
-        break;
-      }
+    noteCallSite(*this, Carrying, History);
   if (NoFix)
     noteNoFix(*this, Store, /*Recurrent=*/false);
 }

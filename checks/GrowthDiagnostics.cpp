@@ -5,6 +5,7 @@
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
+#include "checks/analysis/Summaries.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "fixits/Edits.h"
@@ -14,28 +15,6 @@ using namespace clang;
 
 namespace torch_tidy {
 
-/// The code that runs once per iteration around \p S: the body of the
-/// innermost loop that runs it, else the body of its function.
-static const Stmt *iterationAround(const Stmt *S, ASTContext &Ctx) {
-  if (const Stmt *Loop = analysis::innermostLoop(S, Ctx))
-    return analysis::loopBody(Loop);
-  return analysis::enclosingFunctionBody(S, Ctx);
-}
-
-/// Whether a backward pass that frees its graph runs in \p Scope and walks
-/// the graph of \p Value (sources taken in \p FunctionBody).
-static bool walkedIn(const Stmt *Scope, const Stmt *FunctionBody,
-                     const Expr *Value, const ASTContext &Ctx) {
-  if (!Scope || !FunctionBody)
-    return false;
-  analysis::TensorSources Sources(FunctionBody);
-  for (const CallExpr *Backward : analysis::backwardPassesIn(Scope))
-    if (!analysis::retainsGraph(Backward, Ctx) &&
-        analysis::walksGraphOfValue(Backward, Value, Sources))
-      return true;
-  return false;
-}
-
 Kept keptBy(llvm::ArrayRef<const Expr *> Values, const analysis::Lifetime &Life,
             const Stmt *Write, analysis::HistoryAnalysis &History) {
   ASTContext &Ctx = History.context();
@@ -44,10 +23,10 @@ Kept keptBy(llvm::ArrayRef<const Expr *> Values, const analysis::Lifetime &Life,
   // The iteration of the loop that repeats the write (the one around a
   // loop that only hands out pieces of a graph made before it).
   const Stmt *Scope = Life.LoopStmt ? analysis::loopBody(Life.LoopStmt)
-                                    : iterationAround(Write, Ctx);
+                                    : analysis::iterationAround(Write, Ctx);
   const Stmt *Body = analysis::enclosingFunctionBody(Write, Ctx);
   for (const Expr *Value : Values) {
-    if (walkedIn(Scope, Body, Value, Ctx))
+    if (analysis::walkedIn(Scope, Body, Value, Ctx))
       continue;
     // Handed over by a call in a loop: what that iteration does with it.
     const CallExpr *Site = History.callSiteWitness(Value);
@@ -55,9 +34,13 @@ Kept keptBy(llvm::ArrayRef<const Expr *> Values, const analysis::Lifetime &Life,
     if (Site)
       for (const Expr *Arg : Site->arguments())
         WalkedAtSite |= History.keepsGraph(Arg) &&
-                        walkedIn(iterationAround(Site, Ctx),
+                        analysis::walkedIn(analysis::iterationAround(Site, Ctx),
                                  analysis::enclosingFunctionBody(Site, Ctx),
                                  Arg, Ctx);
+    // Handed over by a call in another unit: what its summary says.
+    if (!Site)
+      if (auto Foreign = History.foreignCallWitness(Value))
+        WalkedAtSite = Foreign->Summary->Walked;
     if (!WalkedAtSite)
       return Kept::Activations;
   }
@@ -139,16 +122,31 @@ void noteLifetime(tidy::ClangTidyCheck &Check, const analysis::Lifetime &Life,
                DiagnosticIDs::Note);
 }
 
-void noteCallSite(tidy::ClangTidyCheck &Check, const CallExpr *Witness,
-                  ASTContext &Ctx) {
-  const FunctionDecl *Callee = Witness->getDirectCallee();
-  bool InLoop = analysis::innermostLoop(Witness, Ctx) != nullptr;
-  Check.diag(Witness->getBeginLoc(),
-             "'%0' is called here%select{| in a loop}1 with a tensor that "
-             "carries autograd history",
-             DiagnosticIDs::Note)
-      << (Callee ? Callee->getNameAsString() : std::string("the function"))
-      << InLoop;
+void noteCallSite(tidy::ClangTidyCheck &Check,
+                  llvm::ArrayRef<const Expr *> Values,
+                  analysis::HistoryAnalysis &History) {
+  ASTContext &Ctx = History.context();
+  for (const Expr *Value : Values)
+    if (const CallExpr *Witness = History.callSiteWitness(Value)) {
+      const FunctionDecl *Callee = Witness->getDirectCallee();
+      bool InLoop = analysis::innermostLoop(Witness, Ctx) != nullptr;
+      Check.diag(Witness->getBeginLoc(),
+                 "'%0' is called here%select{| in a loop}1 with a tensor that "
+                 "carries autograd history",
+                 DiagnosticIDs::Note)
+          << (Callee ? Callee->getNameAsString() : std::string("the function"))
+          << InLoop;
+      return;
+    }
+  for (const Expr *Value : Values)
+    if (auto Foreign = History.foreignCallWitness(Value)) {
+      Check.diag(Foreign->Param->getLocation(),
+                 "'%0' is handed a tensor that carries autograd history by a "
+                 "call in another file, at %1",
+                 DiagnosticIDs::Note)
+          << Foreign->Param->getName() << Foreign->Summary->At;
+      return;
+    }
 }
 
 void noteKeepingCallSite(tidy::ClangTidyCheck &Check,

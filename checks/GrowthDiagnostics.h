@@ -71,10 +71,13 @@ detachEach(llvm::ArrayRef<const clang::Expr *> Values,
 void noteLifetime(clang::tidy::ClangTidyCheck &Check,
                   const analysis::Lifetime &Life, const clang::ValueDecl *Shown);
 
-/// A note at the call site \p Witness that hands the history over, for a
-/// target updated in a function that a loop calls.
+/// For a target updated in a function that a loop calls: a note at the
+/// call site in the unit that hands the history of one of \p Values over,
+/// or else at the parameter that a call in another unit hands it to
+/// (FunctionSummaries), naming where that call is.
 void noteCallSite(clang::tidy::ClangTidyCheck &Check,
-                  const clang::CallExpr *Witness, clang::ASTContext &Ctx);
+                  llvm::ArrayRef<const clang::Expr *> Values,
+                  analysis::HistoryAnalysis &History);
 
 /// For a target that is a by-reference parameter: a note at the call site
 /// in the unit that hands it an object outliving the call, if there is one.

@@ -146,4 +146,21 @@ bool retainsGraph(const CallExpr *Backward, const ASTContext &Ctx) {
   return false;
 }
 
+const Stmt *iterationAround(const Stmt *S, ASTContext &Ctx) {
+  if (const Stmt *Loop = innermostLoop(S, Ctx))
+    return loopBody(Loop);
+  return enclosingFunctionBody(S, Ctx);
+}
+
+bool walkedIn(const Stmt *Scope, const Stmt *FunctionBody, const Expr *Value,
+              const ASTContext &Ctx) {
+  if (!Scope || !FunctionBody)
+    return false;
+  TensorSources Sources(FunctionBody);
+  for (const CallExpr *Backward : backwardPassesIn(Scope))
+    if (!retainsGraph(Backward, Ctx) && walksGraphOfValue(Backward, Value, Sources))
+      return true;
+  return false;
+}
+
 } // namespace torch_tidy::analysis

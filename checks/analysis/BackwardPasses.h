@@ -64,6 +64,15 @@ bool walksGraphOfValue(const clang::CallExpr *Backward,
 bool walksGraphBuiltBefore(const clang::CallExpr *Backward,
                            const clang::Stmt *Loop, clang::ASTContext &Ctx);
 
+/// The code that runs once per iteration around \p S: the body of the
+/// innermost loop that runs it, else the body of its function.
+const clang::Stmt *iterationAround(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+/// Whether a backward pass that frees its graph runs in \p Scope and walks
+/// the graph of \p Value (sources taken in \p FunctionBody).
+bool walkedIn(const clang::Stmt *Scope, const clang::Stmt *FunctionBody,
+              const clang::Expr *Value, const clang::ASTContext &Ctx);
+
 /// Whether \p Backward passes retain_graph=true (or create_graph=true).
 bool retainsGraph(const clang::CallExpr *Backward, const clang::ASTContext &Ctx);
 

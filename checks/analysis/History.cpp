@@ -395,6 +395,19 @@ const CallExpr *HistoryAnalysis::callSiteWitness(const Expr *E) {
   return nullptr;
 }
 
+std::optional<HistoryAnalysis::ForeignCall>
+HistoryAnalysis::foreignCallWitness(const Expr *E) {
+  history(E);
+  if (ForeignWitness.empty())
+    return std::nullopt;
+  ParameterFinder Finder;
+  Finder.TraverseStmt(const_cast<Expr *>(E));
+  for (const ParmVarDecl *Param : Finder.Params)
+    if (auto It = ForeignWitness.find(Param); It != ForeignWitness.end())
+      return ForeignCall{Param, It->second};
+  return std::nullopt;
+}
+
 Carries HistoryAnalysis::of(const Expr *E, int Element) {
   if (!E)
     return Carries::none();
@@ -848,12 +861,22 @@ Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, bool &Resolved) {
     Resolved = true;
     return *Options.UnresolvedParameters;
   }
+  // What calls in other units pass it, from their summaries.
+  Carries Foreign = Carries::none();
+  if (Options.Summaries && Options.Summaries->hasPassed())
+    if (const PassedSummary *P = Options.Summaries->passed(Function, Index)) {
+      Foreign = P->Passed;
+      if (Foreign.mayHoldGraph() && !ForeignWitness.count(Param))
+        ForeignWitness[Param] = P;
+    }
   // Otherwise: what its call sites in the unit pass.
-  if (!Callers || CallSiteDepth >= 3)
-    return Carries::unknown();
-  auto Sites = Callers->of(Function);
-  if (!Sites || Sites->empty())
-    return Carries::unknown();
+  std::optional<llvm::ArrayRef<const CallExpr *>> Sites;
+  if (Callers && CallSiteDepth < 3)
+    Sites = Callers->of(Function);
+  if (!Sites || Sites->empty()) {
+    Resolved = !Foreign.isNone();
+    return Resolved ? Foreign : Carries::unknown();
+  }
   Resolved = true;
   auto Saved = std::move(CallStack);
   CallStack.clear();
@@ -868,7 +891,7 @@ Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, bool &Resolved) {
   }
   --CallSiteDepth;
   CallStack = std::move(Saved);
-  return Result;
+  return Result | Foreign;
 }
 
 Carries HistoryAnalysis::ofLocal(const VarDecl *Var, const Expr *Use,

@@ -43,6 +43,7 @@
 namespace torch_tidy::analysis {
 
 class FunctionSummaries;
+struct PassedSummary;
 
 /// What autograd may have recorded for a value: any mix of "a graph"
 /// (grad_fn and saved activations), "a leaf that requires gradients" and
@@ -178,6 +179,13 @@ public:
   /// A call site in the unit whose argument gave a parameter referred to in
   /// \p E a graph, when \p E's history comes from one.
   const clang::CallExpr *callSiteWitness(const clang::Expr *E);
+  /// A parameter referred to in \p E whose history comes from a call in
+  /// another unit (FunctionSummaries), and what the summary says of it.
+  struct ForeignCall {
+    const clang::ParmVarDecl *Param;
+    const PassedSummary *Summary;
+  };
+  std::optional<ForeignCall> foreignCallWitness(const clang::Expr *E);
 
   clang::ASTContext &context() const { return Ctx; }
   const CallSites *callers() const { return Callers; }
@@ -233,6 +241,9 @@ private:
   unsigned CallSiteDepth = 0;
   /// For a parameter that has history from a call site: that call site.
   llvm::DenseMap<const clang::ParmVarDecl *, const clang::CallExpr *> Witness;
+  /// For a parameter that has history from a call in another unit: where.
+  llvm::DenseMap<const clang::ParmVarDecl *, const PassedSummary *>
+      ForeignWitness;
 };
 
 /// The per-translation-unit answers a check builds once and asks often:

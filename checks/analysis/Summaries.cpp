@@ -1,6 +1,10 @@
 //===--- Summaries.cpp - H of what functions of other units return --------===//
 
 #include "checks/analysis/Summaries.h"
+#include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/GradGuard.h"
+#include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -10,6 +14,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <mutex>
+#include <set>
 
 using namespace clang;
 
@@ -57,9 +62,36 @@ void FunctionSummaries::add(std::string Key, FunctionSummary S) {
   }
 }
 
+const PassedSummary *FunctionSummaries::passed(const FunctionDecl *FD,
+                                               unsigned Index) const {
+  if (Passed.empty())
+    return nullptr;
+  auto It = Passed.find(keyOf(FD));
+  if (It == Passed.end())
+    return nullptr;
+  auto P = It->second.find(Index);
+  return P == It->second.end() ? nullptr : &P->second;
+}
+
+void FunctionSummaries::addPassed(const std::string &Key, unsigned Index,
+                                  Carries C, llvm::StringRef At, bool Walked) {
+  auto [It, New] =
+      Passed[Key].try_emplace(Index, PassedSummary{C, At.str(), Walked});
+  if (New)
+    return;
+  It->second.Passed |= C;
+  It->second.Walked = It->second.Walked && Walked;
+  // The same witness whatever order the units are merged in.
+  if (!At.empty() && (It->second.At.empty() || At < It->second.At))
+    It->second.At = At.str();
+}
+
 void FunctionSummaries::merge(const FunctionSummaries &Other) {
   for (const auto &[Key, S] : Other.Functions)
     add(Key, S);
+  for (const auto &[Key, Params] : Other.Passed)
+    for (const auto &[Index, P] : Params)
+      addPassed(Key, Index, P.Passed, P.At, P.Walked);
 }
 
 static llvm::json::Array wordsOf(Carries C) {
@@ -93,15 +125,28 @@ static bool carriesOf(const llvm::json::Value *V, Carries &Out) {
 }
 
 llvm::json::Value FunctionSummaries::toJSON() const {
+  std::set<std::string> Keys;
+  for (const auto &Entry : Functions)
+    Keys.insert(Entry.first);
+  for (const auto &Entry : Passed)
+    Keys.insert(Entry.first);
   llvm::json::Array List;
-  for (const auto &[Key, S] : Functions) {
-    llvm::json::Array Returns;
-    for (const auto &[Element, R] : S)
-      Returns.push_back(llvm::json::Object{{"element", Element},
-                                           {"handed", wordsOf(R.Handed)},
-                                           {"not_handed", wordsOf(R.NotHanded)}});
-    List.push_back(
-        llvm::json::Object{{"function", Key}, {"returns", std::move(Returns)}});
+  for (const std::string &Key : Keys) {
+    llvm::json::Array Returns, PassedList;
+    if (auto It = Functions.find(Key); It != Functions.end())
+      for (const auto &[Element, R] : It->second)
+        Returns.push_back(llvm::json::Object{{"element", Element},
+                                             {"handed", wordsOf(R.Handed)},
+                                             {"not_handed", wordsOf(R.NotHanded)}});
+    if (auto It = Passed.find(Key); It != Passed.end())
+      for (const auto &[Index, P] : It->second)
+        PassedList.push_back(llvm::json::Object{{"parameter", Index},
+                                                {"carries", wordsOf(P.Passed)},
+                                                {"at", P.At},
+                                                {"walked", P.Walked}});
+    List.push_back(llvm::json::Object{{"function", Key},
+                                      {"returns", std::move(Returns)},
+                                      {"passed", std::move(PassedList)}});
   }
   return llvm::json::Object{{"format", Format},
                             {"version", Version},
@@ -128,13 +173,14 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
   for (const llvm::json::Value &Entry : *List) {
     const llvm::json::Object *F = Entry.getAsObject();
     std::optional<llvm::StringRef> Key = F ? F->getString("function") : std::nullopt;
-    const llvm::json::Array *Returns = F ? F->getArray("returns") : nullptr;
-    if (!Key || !Returns) {
-      Error = "a function summary without 'function' and 'returns'";
+    if (!Key) {
+      Error = "a function summary without 'function'";
       return false;
     }
+    const llvm::json::Array NoReturns;
+    const llvm::json::Array *Returns = F->getArray("returns");
     FunctionSummary S;
-    for (const llvm::json::Value &RV : *Returns) {
+    for (const llvm::json::Value &RV : Returns ? *Returns : NoReturns) {
       const llvm::json::Object *R = RV.getAsObject();
       std::optional<int64_t> Element = R ? R->getInteger("element") : std::nullopt;
       ReturnSummary Summary;
@@ -146,7 +192,22 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
       }
       S[static_cast<int>(*Element)] = Summary;
     }
-    Out.add(Key->str(), std::move(S));
+    if (!S.empty())
+      Out.add(Key->str(), std::move(S));
+    if (const llvm::json::Array *PassedList = F->getArray("passed"))
+      for (const llvm::json::Value &PV : *PassedList) {
+        const llvm::json::Object *P = PV.getAsObject();
+        std::optional<int64_t> Index = P ? P->getInteger("parameter") : std::nullopt;
+        std::optional<llvm::StringRef> At = P ? P->getString("at") : std::nullopt;
+        Carries C;
+        if (!Index || *Index < 0 || *Index > 1024 || !At ||
+            !carriesOf(P->get("carries"), C)) {
+          Error = "a malformed parameter summary of '" + Key->str() + "'";
+          return false;
+        }
+        Out.addPassed(Key->str(), static_cast<unsigned>(*Index), C, *At,
+                      P->getBoolean("walked").value_or(false));
+      }
   }
   return true;
 }
@@ -190,7 +251,25 @@ public:
     return true;
   }
 
+  /// A call of a function whose body the unit does not have.
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || Call->isInstantiationDependent() || isLibraryFunction(FD) ||
+        SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())) ||
+        SM.isInSystemHeader(FD->getLocation()))
+      return true;
+    if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody())
+      return true;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+        !MD->getParent()->hasAttr<FinalAttr>())
+      return true; // an override elsewhere may be the one called
+    Calls.push_back(Call);
+    return true;
+  }
+
   std::vector<const FunctionDecl *> Found;
+  std::vector<const CallExpr *> Calls;
 
 private:
   const SourceManager &SM;
@@ -202,6 +281,34 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
   FunctionSummaries Out;
   Summarisable Finder(Ctx);
   Finder.TraverseAST(Ctx);
+  if (!Finder.Calls.empty()) {
+    CallSites Sites(Ctx);
+    HistoryAnalysis History(Ctx, &Sites, Options);
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const CallExpr *Call : Finder.Calls) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      std::string Key;
+      for (const ParmVarDecl *Param : FD->parameters()) {
+        unsigned Index = Param->getFunctionScopeIndex();
+        const Expr *Arg = argumentFor(Call, Index);
+        if (!Arg || !holdsTensors(Param->getType()))
+          continue;
+        Carries C = History.history(Arg);
+        if (!C.mayHoldGraph())
+          continue;
+        if (Key.empty())
+          Key = FunctionSummaries::keyOf(FD);
+        PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Call->getBeginLoc()));
+        std::string At = P.isValid() ? std::string(P.getFilename()) + ":" +
+                                           std::to_string(P.getLine()) + ":" +
+                                           std::to_string(P.getColumn())
+                                     : "";
+        bool Walked = walkedIn(iterationAround(Call, Ctx),
+                               enclosingFunctionBody(Call, Ctx), Arg, Ctx);
+        Out.addPassed(Key, Index, Carries::graph(), At, Walked);
+      }
+    }
+  }
   if (Finder.Found.empty())
     return Out;
   HistoryOptions WithHistory = Options, WithNone = Options;

@@ -7,7 +7,8 @@
 // history and when it is not. `torch-tidy --export-summaries=FILE` writes
 // the summaries of the units it checks; the `FunctionSummaries` option
 // names such a file, and H answers from it for a call whose callee's body
-// is not in the unit.
+// is not in the unit. A summary also says what calls in other units pass a
+// function: where its body is, a parameter carries what they pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +39,17 @@ struct ReturnSummary {
 /// By element: -1 for the whole value, 0..N-1 for a tuple's or pair's.
 using FunctionSummary = std::map<int, ReturnSummary>;
 
+/// What calls in other units pass for one parameter: a graph at one call
+/// at least; where the first such call is (`file:line:column`); and whether
+/// at every such call a backward pass in the caller's iteration walks that
+/// graph (so that only its nodes outlive the iteration, not its
+/// activations).
+struct PassedSummary {
+  Carries Passed;
+  std::string At;
+  bool Walked = false;
+};
+
 class FunctionSummaries {
 public:
   /// The name a function is known by in every unit: its qualified name,
@@ -46,13 +58,20 @@ public:
 
   const FunctionSummary *find(const clang::FunctionDecl *FD) const;
   const FunctionSummary *find(llvm::StringRef Key) const;
-  bool empty() const { return Functions.empty(); }
-  size_t size() const { return Functions.size(); }
+  /// What calls in other units pass for parameter \p Index of \p FD.
+  const PassedSummary *passed(const clang::FunctionDecl *FD,
+                              unsigned Index) const;
+  bool empty() const { return Functions.empty() && Passed.empty(); }
+  bool hasPassed() const { return !Passed.empty(); }
 
   /// Adds \p Other's summaries; a function summarised by both (defined in
   /// two units) gets what either says.
   void merge(const FunctionSummaries &Other);
   void add(std::string Key, FunctionSummary S);
+  /// Records that a call at \p At passes \p C for parameter \p Index of
+  /// the function \p Key, walked by a backward pass there or not.
+  void addPassed(const std::string &Key, unsigned Index, Carries C,
+                 llvm::StringRef At, bool Walked);
 
   llvm::json::Value toJSON() const;
   /// Parses what toJSON wrote; false with \p Error on anything else.
@@ -61,11 +80,14 @@ public:
 
 private:
   std::map<std::string, FunctionSummary> Functions;
+  std::map<std::string, std::map<unsigned, PassedSummary>> Passed;
 };
 
-/// The summaries of the functions defined in the main file of the unit
-/// whose AST is \p Ctx that may be called from another unit (externally
-/// visible, not templates) and return something that may hold tensors.
+/// The summaries of the unit whose AST is \p Ctx: what its functions that
+/// another unit may call (defined out of line in the main file, externally
+/// visible, not templates) return, when that may hold tensors; and what its
+/// calls of functions whose bodies it does not have pass them, when that
+/// carries history.
 FunctionSummaries summariseUnit(clang::ASTContext &Ctx, HistoryOptions Options);
 
 /// The summaries in file \p Path, read once per process (again when the

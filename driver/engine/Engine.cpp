@@ -60,15 +60,29 @@ void recordFilesEntered(const SourceManager &SM, bool WithMainFile,
 
 namespace {
 
+/// What H knows when it summarises a unit: the summaries the checks read
+/// (the global FunctionSummaries option), so that a second export refines
+/// what calls into other units pass.
+analysis::HistoryOptions summarisingOptions(const ClangTidyOptions &Options) {
+  analysis::HistoryOptions H;
+  auto It = Options.CheckOptions.find("FunctionSummaries");
+  if (It != Options.CheckOptions.end() && !It->getValue().Value.empty()) {
+    std::string Error; // the checks say it
+    H.Summaries = analysis::loadSummaries(It->getValue().Value, Error);
+  }
+  return H;
+}
+
 /// The checks' consumers, plus the speed-ups: skips the bodies of functions
 /// declared in system headers, and limits the AST matchers to the
 /// declarations of the user's own files.
 class ScopedConsumer : public MultiplexConsumer {
 public:
   ScopedConsumer(std::unique_ptr<ASTConsumer> Inner, CompilerInstance &CI,
-                 const DriverOptions &Opts, TUResult &Result)
+                 const DriverOptions &Opts, TUResult &Result,
+                 analysis::HistoryOptions Summarising)
       : MultiplexConsumer(consumers(std::move(Inner))), CI(CI), Opts(Opts),
-        Result(Result) {}
+        Result(Result), Summarising(std::move(Summarising)) {}
 
   static std::vector<std::unique_ptr<ASTConsumer>>
   consumers(std::unique_ptr<ASTConsumer> Inner) {
@@ -95,7 +109,7 @@ public:
     if (Opts.CollectSummaries) {
       std::string Text;
       llvm::raw_string_ostream OS(Text);
-      OS << analysis::summariseUnit(Ctx, analysis::HistoryOptions()).toJSON();
+      OS << analysis::summariseUnit(Ctx, Summarising).toJSON();
       Result.Summaries = std::move(Text);
     }
     // A precompiled preamble's files were recorded when it was built.
@@ -107,13 +121,15 @@ private:
   CompilerInstance &CI;
   const DriverOptions &Opts;
   TUResult &Result;
+  analysis::HistoryOptions Summarising;
 };
 
 class TidyAction : public ASTFrontendAction {
 public:
   TidyAction(ClangTidyASTConsumerFactory &Factory, const DriverOptions &Opts,
-             TUResult &Result)
-      : Factory(Factory), Opts(Opts), Result(Result) {}
+             TUResult &Result, analysis::HistoryOptions Summarising)
+      : Factory(Factory), Opts(Opts), Result(Result),
+        Summarising(std::move(Summarising)) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     // A header that is not on this machine (OpenCV, generated protobuf
@@ -130,13 +146,14 @@ public:
     if (Opts.SkipSystemBodies)
       CI.getFrontendOpts().SkipFunctionBodies = true;
     return std::make_unique<ScopedConsumer>(Factory.createASTConsumer(CI, File),
-                                            CI, Opts, Result);
+                                            CI, Opts, Result, Summarising);
   }
 
 private:
   ClangTidyASTConsumerFactory &Factory;
   const DriverOptions &Opts;
   TUResult &Result;
+  analysis::HistoryOptions Summarising;
 };
 
 void traceCache(llvm::StringRef What, llvm::StringRef File);
@@ -146,15 +163,20 @@ public:
   TidyActionFactory(ClangTidyContext &Context, const DriverOptions &Opts,
                     TUResult &Result, PreambleCache *Preambles,
                     llvm::StringRef ToolIdentity, AbsenceRecorder *Absences)
-      : Factory(Context), Opts(Opts), Result(Result), Preambles(Preambles),
-        ToolIdentity(ToolIdentity), Absences(Absences) {}
+      : Context(Context), Factory(Context), Opts(Opts), Result(Result),
+        Preambles(Preambles), ToolIdentity(ToolIdentity), Absences(Absences) {}
 
   /// The preamble the unit read, if any, and the name of its main file.
   std::optional<Preamble> Used;
   std::string MainName;
 
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<TidyAction>(Factory, Opts, Result);
+    analysis::HistoryOptions Summarising;
+    if (Opts.CollectSummaries)
+      Summarising =
+          summarisingOptions(Context.getOptionsForFile(Result.MainFile));
+    return std::make_unique<TidyAction>(Factory, Opts, Result,
+                                        std::move(Summarising));
   }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
@@ -185,6 +207,7 @@ public:
   }
 
 private:
+  ClangTidyContext &Context;
   ClangTidyASTConsumerFactory Factory;
   const DriverOptions &Opts;
   TUResult &Result;
@@ -313,6 +336,7 @@ void recordSummariesRead(const ClangTidyOptions &Options,
     Dependencies[std::string(Path)] = fileHash(Path);
   }
 }
+
 
 /// The key of \p File's entry in the result cache, or "" when the cache does
 /// not apply to it (turned off, no tool identity, not one compile command,

@@ -1,11 +1,13 @@
 // H of calls into functions whose bodies are in another unit: from that
 // unit's function summaries (FunctionSummaries), or by the rule for opaque
-// calls without them (OPAQUE).
-// RUN: %torch_tidy -checks='-*,torch-*' --no-cache --export-summaries=%t.json %S/../checks/Inputs/function-summaries/losses.cpp -- %mock_torch > /dev/null
+// calls without them (OPAQUE). And H of the parameters of functions whose
+// only callers are in another unit: what those calls pass, or unknown.
+// RUN: %torch_tidy -checks='-*,torch-*' --no-cache --export-summaries=%t.json %S/../checks/Inputs/function-summaries/losses.cpp %S/../checks/Inputs/function-summaries/callers.cpp -- %mock_torch -I%S/../checks/Inputs/function-summaries > /dev/null
 // RUN: %analysis_dump --summaries=%t.json %s -- %mock_torch -I%S/../checks/Inputs/function-summaries | sort -t: -k1,1n | FileCheck %s -implicit-check-not=history=
 // RUN: %analysis_dump %s -- %mock_torch -I%S/../checks/Inputs/function-summaries | sort -t: -k1,1n | FileCheck %s --check-prefix=OPAQUE -implicit-check-not=history=
 
 #include "losses.h"
+#include "metrics.h"
 
 void probe_history(const torch::Tensor &);
 
@@ -40,4 +42,22 @@ void calls(torch::nn::Linear &model, DetectionLoss &criterion, const torch::Tens
   probe_history(with_model(model, torch::ones({4})));
   // CHECK: [[@LINE-1]]:3: history=yes
   // OPAQUE: [[@LINE-2]]:3: history=yes
+}
+
+void RunningMetrics::add_loss(const torch::Tensor &loss) {
+  probe_history(loss);
+  // CHECK: [[@LINE-1]]:3: history=yes
+  // OPAQUE: [[@LINE-2]]:3: history=unknown
+}
+// Passed model(x), with no guard: history.
+void RunningMetrics::add_output(const torch::Tensor &output) {
+  probe_history(output);
+  // CHECK: [[@LINE-1]]:3: history=yes
+  // OPAQUE: [[@LINE-2]]:3: history=unknown
+}
+// Passed loss.detach(), and a value computed under a guard: none known.
+void RunningMetrics::add_clean(const torch::Tensor &loss) {
+  probe_history(loss);
+  // CHECK: [[@LINE-1]]:3: history=unknown
+  // OPAQUE: [[@LINE-2]]:3: history=unknown
 }

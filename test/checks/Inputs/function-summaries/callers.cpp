@@ -1,0 +1,26 @@
+#include "metrics.h"
+
+void fit(torch::nn::Linear &model, torch::optim::SGD &opt, RunningMetrics &metrics,
+         const std::vector<torch::Tensor> &xs) {
+  for (const auto &x : xs) {
+    opt.zero_grad();
+    auto loss = model(x).pow(2).mean();
+    // Backward walks it in the same iteration: only graph nodes are kept.
+    metrics.add_loss(loss);
+    metrics.add_number(loss.detach());
+    metrics.add_clean(loss.detach());
+    loss.backward();
+    opt.step();
+  }
+}
+
+void watch(torch::nn::Linear &model, RunningMetrics &metrics,
+           const std::vector<torch::Tensor> &xs) {
+  for (const auto &x : xs)
+    metrics.add_output(model(x)); // no backward: its activations are kept
+}
+
+void clean(RunningMetrics &metrics, const torch::Tensor &x) {
+  torch::NoGradGuard no_grad;
+  metrics.add_clean(x * 2);
+}

@@ -1,0 +1,33 @@
+// A method that stores its parameter in a member, called with tensors that
+// carry history only from another unit (callers.cpp): from that unit's
+// function summaries (FunctionSummaries) the store is reported, with a
+// note that names the call. Without them the parameter is of unknown
+// origin (the OPAQUE run).
+// RUN: %torch_tidy -checks='-*,torch-*' --no-cache --export-summaries=%t.json %S/Inputs/function-summaries/callers.cpp -- %mock_torch -I%S/Inputs/function-summaries > /dev/null
+// RUN: %check_torch_tidy %s torch-graph-in-container %t -- -config="{CheckOptions: {FunctionSummaries: '%t.json'}}" -- -I%S/Inputs/function-summaries
+// RUN: %check_torch_tidy --check-suffix=OPAQUE %s torch-graph-in-container %t.opaque -- -quiet -- -I%S/Inputs/function-summaries
+// RUN: %torch_tidy -checks='-*,torch-graph-in-container' --config="{CheckOptions: {FunctionSummaries: '%t.json'}}" %s -- %mock_torch -I%S/Inputs/function-summaries | FileCheck %s --check-prefix=NOTES
+// RUN: %clang_tidy_plugin -checks='-*,torch-graph-in-container' --config="{CheckOptions: {FunctionSummaries: '%t.json'}}" %s -- %mock_torch -I%S/Inputs/function-summaries | FileCheck %s --check-prefix=NOTES
+
+#include "metrics.h"
+
+void RunningMetrics::add_loss(const torch::Tensor &loss) {
+  losses_.push_back(loss);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'losses_' outlives the call and each time a tensor that carries autograd history is stored in it; backward() has freed the saved activations, but each step's autograd graph nodes stay reachable and host memory grows with every step [torch-graph-in-container]
+  // CHECK-FIXES: losses_.push_back(loss.detach());
+}
+// NOTES: function-summaries.cpp:15:3: warning: 'losses_' outlives the call
+// NOTES: metrics.h:15:30: note: 'losses_' outlives each call of the function
+// NOTES: function-summaries.cpp:14:52: note: 'loss' is handed a tensor that carries autograd history by a call in another file, at {{.*}}callers.cpp:9:5
+
+void RunningMetrics::add_output(const torch::Tensor &output) {
+  outputs_.push_back(output);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'outputs_' outlives the call and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+  // CHECK-FIXES: outputs_.push_back(output.detach());
+}
+// NOTES: function-summaries.cpp:24:3: warning: 'outputs_' outlives the call
+// NOTES: function-summaries.cpp:23:54: note: 'output' is handed a tensor that carries autograd history by a call in another file, at {{.*}}callers.cpp:20:5
+
+// Every call passes a detached value, or one computed under a guard.
+void RunningMetrics::add_number(const torch::Tensor &value) { numbers_.push_back(value); }
+void RunningMetrics::add_clean(const torch::Tensor &loss) { clean_.push_back(loss); }
