@@ -55,6 +55,12 @@ static bool holdsTensorsImpl(QualType T, unsigned Depth) {
     return true;
   const CXXRecordDecl *RD = recordOf(T);
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  // A class of the user's derived from a container of tensors
+  // (`class Accumulator : public std::map<std::string, torch::Tensor>`).
+  if (!Spec && RD && RD->hasDefinition())
+    return llvm::any_of(RD->bases(), [&](const CXXBaseSpecifier &Base) {
+      return holdsTensorsImpl(Base.getType(), Depth + 1);
+    });
   if (!Spec)
     return false;
   for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {

@@ -30,9 +30,9 @@ bool derivesFrom(const clang::CXXRecordDecl *RD, llvm::StringRef QualifiedName);
 /// derived from it.
 bool isTensorType(clang::QualType T);
 
-/// Whether \p T holds tensors: a tensor, or a class template specialisation
+/// Whether \p T holds tensors: a tensor, a class template specialisation
 /// (std::vector, std::tuple, std::map, c10::optional, ...) with a tensor-holding
-/// type argument.
+/// type argument, or a class derived from one.
 bool holdsTensors(clang::QualType T);
 
 /// Whether \p T holds tensors, or is a class (a struct returned by a module,
