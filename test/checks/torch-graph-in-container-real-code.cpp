@@ -25,6 +25,24 @@ void log_losses(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) 
     history.add(model(x).sum());
 }
 
+// An estimator that is a map of tensors by derivation, as a member of the
+// optimizer that fills it every step.
+class Estimator : public std::map<std::string, torch::Tensor> {};
+struct SrOptimizer {
+  Estimator estimator;
+  torch::nn::Linear model{4, 1};
+  void walk(const std::vector<torch::Tensor> &xs, torch::optim::SGD &opt) {
+    for (size_t i = 0; i < xs.size(); ++i) {
+      auto energy = model(xs[i]).sum();
+      estimator[std::to_string(i)] = energy;
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'estimator' outlives the call and each time a tensor that carries autograd history is stored in it; backward() has freed the saved activations, but each step's autograd graph nodes stay reachable
+      // CHECK-FIXES: estimator[std::to_string(i)] = energy.detach();
+      energy.backward();
+      opt.step();
+    }
+  }
+};
+
 // A metrics buffer filled with losses.
 void loss_buffer(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
   torch::Tensor losses = torch::zeros({static_cast<int64_t>(xs.size())});
