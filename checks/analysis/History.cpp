@@ -648,6 +648,16 @@ static bool drawsSample(const FunctionDecl *FD) {
          nameWords(FD->getName()) == llvm::SmallVector<std::string, 4>{"sample"};
 }
 
+/// The arguments of \p Call, without the callable itself for a call of an
+/// object's operator().
+static llvm::ArrayRef<const Expr *> callArguments(const CallExpr *Call) {
+  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Call)
+    return Args.drop_front();
+  return Args;
+}
+
 Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
                                       const FunctionDecl *FD) {
   llvm::SmallVector<const Expr *, 4> Operands;
@@ -658,17 +668,12 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
     if (!drawsSample(FD))
       Operands.append(builtFrom(Member->getImplicitObjectArgument()));
   }
-  unsigned First = 0;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-      Op && Op->getOperator() == OO_Call)
-    First = 1; // the callable itself
-  for (unsigned I = First, N = Call->getNumArgs(); I < N; ++I)
-    Operands.push_back(Call->getArg(I));
+  auto Arguments = callArguments(Call);
+  llvm::append_range(Operands, Arguments);
   Carries Handed = anyOf(Operands);
   // Handed a model and what may hold tensors (`energy(wavefunction, x)`):
   // the model's parameters require gradients, and it runs the model, unless
   // its name says it evaluates (such code runs under its own guard).
-  auto Arguments = llvm::drop_begin(Call->arguments(), First);
   if (llvm::any_of(Arguments,
                    [](const Expr *Arg) {
                      return isModuleClass(recordOf(Arg->getType(),
@@ -683,12 +688,6 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
       !isMetricName(FD))
     return Carries::graph();
   return Carries::unknown();
-}
-
-/// Whether a call of \p MD may run an override that the unit cannot see.
-static bool mayBeOverridden(const CXXMethodDecl *MD) {
-  return MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
-         !MD->getParent()->hasAttr<FinalAttr>();
 }
 
 std::optional<Carries> HistoryAnalysis::ofSummary(const CallExpr *Call,
@@ -719,12 +718,7 @@ std::optional<Carries> HistoryAnalysis::ofSummary(const CallExpr *Call,
     if (!isModuleClass(recordOf(Object->getType(), /*ThroughPointer=*/true)))
       Operands.push_back(Object);
   }
-  unsigned First = 0;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-      Op && Op->getOperator() == OO_Call)
-    First = 1;
-  for (unsigned I = First, N = Call->getNumArgs(); I < N; ++I)
-    Operands.push_back(Call->getArg(I));
+  llvm::append_range(Operands, callArguments(Call));
   Carries Handed = anyOf(Operands);
   const ReturnSummary &R = It->second;
   Carries Result = Handed.requiresGrad() ? R.Handed : R.NotHanded;

@@ -260,9 +260,7 @@ public:
       return true;
     if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody())
       return true;
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-        MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
-        !MD->getParent()->hasAttr<FinalAttr>())
+    if (mayBeOverridden(dyn_cast<CXXMethodDecl>(FD)))
       return true; // an override elsewhere may be the one called
     Calls.push_back(Call);
     return true;

@@ -5,6 +5,7 @@
 #include "checks/analysis/ExprUtils.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -87,6 +88,11 @@ bool holdsTensorsOrFields(QualType T) {
   return llvm::any_of(RD->fields(), [](const FieldDecl *Field) {
     return holdsTensors(Field->getType());
   });
+}
+
+bool mayBeOverridden(const CXXMethodDecl *MD) {
+  return MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+         !MD->getParent()->hasAttr<FinalAttr>();
 }
 
 bool isTorchFunction(const FunctionDecl *FD) {

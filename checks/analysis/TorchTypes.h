@@ -8,6 +8,7 @@
 #define TORCH_TIDY_ANALYSIS_TORCHTYPES_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -38,6 +39,10 @@ bool holdsTensors(clang::QualType T);
 /// Whether \p T holds tensors, or is a class (a struct returned by a module,
 /// a result record) with a member that does.
 bool holdsTensorsOrFields(clang::QualType T);
+
+/// Whether a call of \p MD may run an override that the unit cannot see: a
+/// virtual method, neither it nor its class final.
+bool mayBeOverridden(const clang::CXXMethodDecl *MD);
 
 /// Whether \p FD is LibTorch's: in namespace at, torch or c10 (a method of
 /// one of their classes included).
