@@ -6,8 +6,9 @@ its .cpp files): each test as it is in OUT/a/,
 and a copy in OUT/b/ with comments, blank lines and trailing comments of its
 own among its leading directives (the same directives, at other offsets),
 so that the copy reads the preamble the original built, or the other way
-round. OUT/build/compile_commands.json compiles them all with C++17 and
-TORCH_INCLUDE as a system directory.
+round. OUT/build/compile_commands.json compiles them all with C++17,
+TORCH_INCLUDE as a system directory, and the folders of the tests' Inputs/
+(the headers of a test made of several files) on the include path.
 """
 import glob
 import json
@@ -32,6 +33,14 @@ def relaid(text):
     return "// A copy of the test with a layout of its own.\n//\n\n" + "\n".join(lines)
 
 
+def input_dirs(test):
+    """-I for every folder under the test's Inputs/ (the headers of a test
+    that is made of several files)."""
+    root = os.path.join(os.path.dirname(os.path.abspath(test)), "Inputs")
+    return [flag for d in sorted(glob.glob(os.path.join(root, "*", "")))
+            for flag in ("-I", d.rstrip("/"))]
+
+
 entries = []
 build = os.path.join(out, "build")
 for d in ("a", "b", "build"):
@@ -44,6 +53,7 @@ for f in files:
             o.write(t)
         entries.append({"directory": build, "file": path,
                         "arguments": ["clang++", "-std=c++17", "-isystem", torch_include,
-                                      "-c", path, "-o", os.path.basename(f) + ".o"]})
+                                      *input_dirs(f), "-c", path,
+                                      "-o", os.path.basename(f) + ".o"]})
 with open(os.path.join(build, "compile_commands.json"), "w") as o:
     json.dump(entries, o, indent=1)
