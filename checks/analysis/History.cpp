@@ -693,14 +693,9 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
 std::optional<Carries> HistoryAnalysis::ofSummary(const CallExpr *Call,
                                                   const FunctionDecl *FD,
                                                   int Element) {
-  if (!Options.Summaries || Options.Summaries->empty() || !FD ||
-      isLibraryFunction(FD) ||
-      Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
-    return std::nullopt;
   // The unit's own body says more; an override may run another body.
-  if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody())
-    return std::nullopt;
-  if (mayBeOverridden(dyn_cast<CXXMethodDecl>(FD)))
+  if (!Options.Summaries || Options.Summaries->empty() ||
+      !bodyIsElsewhere(FD, Ctx.getSourceManager()))
     return std::nullopt;
   const FunctionSummary *S = Options.Summaries->find(FD);
   if (!S)

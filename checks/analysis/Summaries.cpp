@@ -226,6 +226,14 @@ static unsigned elementsOf(QualType T) {
   return Pack.getKind() == TemplateArgument::Pack ? Pack.pack_size() : 0;
 }
 
+bool bodyIsElsewhere(const FunctionDecl *FD, const SourceManager &SM) {
+  if (!FD || isLibraryFunction(FD) || SM.isInSystemHeader(FD->getLocation()))
+    return false;
+  if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody())
+    return false;
+  return !mayBeOverridden(dyn_cast<CXXMethodDecl>(FD));
+}
+
 namespace {
 
 /// The functions of the main file that another unit may call.
@@ -253,16 +261,10 @@ public:
 
   /// A call of a function whose body the unit does not have.
   bool VisitCallExpr(CallExpr *Call) {
-    const FunctionDecl *FD = Call->getDirectCallee();
-    if (!FD || Call->isInstantiationDependent() || isLibraryFunction(FD) ||
-        SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())) ||
-        SM.isInSystemHeader(FD->getLocation()))
-      return true;
-    if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody())
-      return true;
-    if (mayBeOverridden(dyn_cast<CXXMethodDecl>(FD)))
-      return true; // an override elsewhere may be the one called
-    Calls.push_back(Call);
+    if (!Call->isInstantiationDependent() &&
+        !SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())) &&
+        bodyIsElsewhere(Call->getDirectCallee(), SM))
+      Calls.push_back(Call);
     return true;
   }
 

@@ -83,6 +83,12 @@ private:
   std::map<std::string, std::map<unsigned, PassedSummary>> Passed;
 };
 
+/// Whether a call of \p FD is answered by summaries: its body is not in the
+/// unit, it is not LibTorch's or the standard library's, and it is not a
+/// virtual method that an override elsewhere may stand in for.
+bool bodyIsElsewhere(const clang::FunctionDecl *FD,
+                     const clang::SourceManager &SM);
+
 /// The summaries of the unit whose AST is \p Ctx: what its functions that
 /// another unit may call (defined out of line in the main file, externally
 /// visible, not templates) return, when that may hold tensors; and what its
