@@ -132,7 +132,11 @@ void GraphInContainerCheck::report(const Expr *Store,
   Kept K = keptBy(Carrying, Life, Store, History);
   if (K == Kept::GraphNodes && !NodeOnly.reported())
     return;
-  bool NoFix = detachChangesGradients(Life, Store, /*Recurrent=*/false, Ctx);
+  // One element reaches the function's result: detaching every stored
+  // value would change what it returns.
+  const Expr *Picked = analysis::pickedForResult(Life, Store, Ctx);
+  bool NoFix = Picked ||
+               detachChangesGradients(Life, Store, /*Recurrent=*/false, Ctx);
   std::string Name = Life.Target->getNameAsString();
   {
     auto Diag =
@@ -165,7 +169,19 @@ void GraphInContainerCheck::report(const Expr *Store,
         << Name;
   if (Life.Kind == analysis::Lifetime::Call)
     noteCallSite(*this, Carrying, History);
-  if (NoFix)
+  if (Picked) {
+    diag(Picked->getBeginLoc(),
+         "only this element of '%0' reaches the function's result; the "
+         "graphs of the others are kept until the function returns, for "
+         "nothing",
+         DiagnosticIDs::Note)
+        << Name << Picked->getSourceRange();
+    diag(Store->getBeginLoc(),
+         "no fix: the function returns one of the stored values with its "
+         "graph; detach the others where they are no longer needed, or keep "
+         "only the best one as the loop goes",
+         DiagnosticIDs::Note);
+  } else if (NoFix)
     noteNoFix(*this, Store, /*Recurrent=*/false);
 }
 

@@ -348,33 +348,134 @@ llvm::SmallVector<const Expr *, 4> fieldValuesOf(const ValueDecl *Object,
   return Stores.Values;
 }
 
+/// `v[k]`, `v.at(k)`, `v.front()`, `v.back()`: one element of \p Target.
+bool picksElementOf(const Expr *E, const ValueDecl *Target) {
+  const Expr *Base = nullptr;
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E))
+    Base = Sub->getBase();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+      Base = Op->getArg(0);
+  } else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *Method = Call->getMethodDecl();
+    if (Method && Method->getIdentifier() &&
+        llvm::is_contained({"at", "front", "back"}, Method->getName()))
+      Base = Call->getImplicitObjectArgument();
+  }
+  return Base && referencedDecl(stripWrappers(Base)) == Target;
+}
+
+/// How what \p Target holds reaches the values returned from \p Body,
+/// following the values stored into the function's variables: as a whole
+/// (`return v;`, `torch::stack(v)`, a struct field assigned from it, an
+/// element read in a loop over it), or only as elements picked outside any
+/// loop (`return v[best];`).
+struct ResultReach {
+  bool Whole = false;
+  llvm::SmallVector<const Expr *, 2> Picks;
+  bool reaches() const { return Whole || !Picks.empty(); }
+};
+
+ResultReach reachOfResult(const ValueDecl *Target, const Stmt *Body,
+                          const TensorSources &Sources, ASTContext &Ctx) {
+  class Walk : public RecursiveASTVisitor<Walk> {
+  public:
+    Walk(const ValueDecl *Target, const Stmt *Body, const TensorSources &Sources,
+         ASTContext &Ctx)
+        : Target(Target), Body(Body), Sources(Sources), Ctx(Ctx) {}
+    ResultReach Reach;
+    llvm::SmallVector<const Expr *, 8> Work;
+
+    bool TraverseStmt(Stmt *S) {
+      const auto *E = dyn_cast_or_null<Expr>(S);
+      if (E && picksElementOf(E, Target)) {
+        const Stmt *Loop = innermostLoop(E, Ctx);
+        if (Loop && contains(Body, Loop))
+          Reach.Whole = true; // every element, one per iteration
+        else
+          Reach.Picks.push_back(E);
+        return true;
+      }
+      return RecursiveASTVisitor::TraverseStmt(S);
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) { return note(Ref->getDecl()); }
+    bool VisitMemberExpr(MemberExpr *Member) {
+      return note(Member->getMemberDecl());
+    }
+
+  private:
+    bool note(const ValueDecl *D) {
+      if (D == Target) {
+        Reach.Whole = true;
+        return true;
+      }
+      if (!isa<VarDecl, FieldDecl, BindingDecl>(D) || !Seen.insert(D).second)
+        return true;
+      if (const auto *Binding = dyn_cast<BindingDecl>(D)) {
+        if (const ValueDecl *Whole = Binding->getDecomposedDecl())
+          if (const Expr *Init = cast<VarDecl>(Whole)->getInit())
+            Work.push_back(Init);
+        return true;
+      }
+      llvm::append_range(Work, Sources.storedValues(D));
+      // A struct whose fields are assigned from it (`out.logprobs =
+      // torch::stack(kept); return out;`).
+      llvm::append_range(Work, fieldValuesOf(D, Body));
+      return true;
+    }
+    const ValueDecl *Target;
+    const Stmt *Body;
+    const TensorSources &Sources;
+    ASTContext &Ctx;
+    llvm::SmallPtrSet<const ValueDecl *, 16> Seen;
+  } W(Target, Body, Sources, Ctx);
+  for (const Expr *Value : returnedValues(Body))
+    if (!cutsHistory(Value, Ctx))
+      W.Work.push_back(Value);
+  while (!W.Work.empty() && !W.Reach.Whole)
+    W.TraverseStmt(const_cast<Expr *>(W.Work.pop_back_val()));
+  return W.Reach;
+}
+
+/// Whether what \p At stores is computed from a state that the loop of \p L
+/// carries from one iteration to the next (`h = cell(x, h);
+/// hiddens.push_back(h);`): the stored elements then share one graph, the
+/// last one's holding the others'.
+bool storesCarriedState(const Lifetime &L, const Stmt *At,
+                        const TensorSources &Sources, const SourceManager &SM) {
+  const auto *Store = dyn_cast<Expr>(At);
+  if (!Store || !L.LoopStmt)
+    return true;
+  for (const ValueDecl *D : Sources.sourcesOf(Store)) {
+    if (D == L.Target || isDeclaredWithin(D, L.LoopStmt, SM))
+      continue;
+    for (const Expr *Value : Sources.storedValues(D))
+      if (contains(L.LoopStmt, Value) && Sources.sourcesOf(Value).contains(D))
+        return true;
+  }
+  return false;
+}
+
 /// A loop that builds its function's result: the function trains nothing
 /// itself (no backward pass, no optimizer step; gradients taken with
 /// create_graph are part of the result, as a Hessian's are) and returns, with its
 /// history, what the loop gathered (an unrolled decoder's forward, a
-/// sample()). Its caller decides what to do with the graph.
-bool buildsFunctionResult(const Lifetime &L, ASTContext &Ctx,
+/// sample()). Its caller decides what to do with the graph. Not when the
+/// result takes only one of the gathered elements (the best of several
+/// trials) and the elements do not share a graph: the others are kept for
+/// nothing until the function returns.
+bool buildsFunctionResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
                           HistoryAnalysis &History) {
   const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body || !holdsTensorsOrFields(Function->getReturnType()))
     return false;
   TensorSources Sources(Body);
-  // A struct of tensors returned as a whole (`SoloOut out; ... return out;`)
-  // is the target itself.
-  // So is a struct whose fields are assigned from it (`out.logprobs =
-  // torch::stack(kept); return out;`).
-  auto From = [&](const Expr *Value) {
-    return Sources.sourcesOf(Value).contains(L.Target);
-  };
-  if (llvm::none_of(returnedValues(Body), [&](const Expr *Value) {
-        if (cutsHistory(Value, Ctx))
-          return false;
-        const ValueDecl *Returned = referencedDecl(stripWrappers(Value));
-        return Returned == L.Target || From(Value) ||
-               (Returned && isa<VarDecl>(Returned) &&
-                llvm::any_of(fieldValuesOf(Returned, Body), From));
-      }))
+  ResultReach Reach = reachOfResult(L.Target, Body, Sources, Ctx);
+  if (!Reach.reaches())
+    return false;
+  if (!Reach.Whole &&
+      !storesCarriedState(L, At, Sources, Ctx.getSourceManager()))
     return false;
   // The caller decides, as for a module's own forward: what it does with
   // the result is judged where it does it.
@@ -403,6 +504,21 @@ bool resetBeforeEachStore(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
 }
 
 } // namespace
+
+const Expr *pickedForResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
+  if (L.Kind != Lifetime::Loop || !L.LoopStmt)
+    return nullptr;
+  const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body || !holdsTensorsOrFields(Function->getReturnType()))
+    return nullptr;
+  TensorSources Sources(Body);
+  ResultReach Reach = reachOfResult(L.Target, Body, Sources, Ctx);
+  if (Reach.Whole || Reach.Picks.empty() ||
+      storesCarriedState(L, At, Sources, Ctx.getSourceManager()))
+    return nullptr;
+  return Reach.Picks.front();
+}
 
 const CallExpr *keepingCallSite(const Lifetime &L, ASTContext &Ctx,
                                 HistoryAnalysis &History, unsigned Depth) {
@@ -471,7 +587,7 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
                                 History);
   if (L.Kind == Lifetime::Loop)
     return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
-           buildsFunctionResult(L, Ctx, History);
+           buildsFunctionResult(L, At, Ctx, History);
   // A module's state carried from one forward to the next (a recurrent
   // state stepped through a sequence), which the module can reset: the
   // caller runs the sequences and backpropagates them.

@@ -49,12 +49,21 @@ outlivesIteration(const clang::Expr *Target, const clang::Stmt *At,
 /// backward pass consumes it after the loop, or in the loop before the target
 /// is reset (gradient accumulation); the loop builds its function's returned
 /// result (the caller decides, unless the loop runs its model as evaluation
-/// code); a module's state is stepped through a sequence that the module
+/// code or the result takes only one element: see pickedForResult); a module's state is stepped through a sequence that the module
 /// can reset; the target is cleared before the store on every run of the
 /// block that repeats it; or the target is a by-reference parameter left to
 /// the caller (keepingCallSite finds none, and the function trains nothing).
 bool isBoundedOnPurpose(const Lifetime &L, const clang::Stmt *At,
                         clang::ASTContext &Ctx, HistoryAnalysis &History);
+
+/// For \p L, a local that a loop fills, one element of which, picked
+/// outside any loop (`return v[best];`), is all that reaches its function's
+/// result, while each stored element has a graph of its own (not a state the
+/// loop carries): that pick; nullptr otherwise. Every other element's graph
+/// is kept until the function returns, for nothing, and a detach where the
+/// loop stores would change what the function returns.
+const clang::Expr *pickedForResult(const Lifetime &L, const clang::Stmt *At,
+                                   clang::ASTContext &Ctx);
 
 /// For \p L, a parameter passed by reference or pointer (the caller's
 /// object): a call site in the unit whose argument outlives the caller's

@@ -6,6 +6,8 @@
 
 void probe_outlives(const torch::Tensor &);
 void probe_outlives(const std::vector<torch::Tensor> &);
+// With what the write stores, for the rules that look at it.
+void probe_outlives(const std::vector<torch::Tensor> &, const torch::Tensor &stored);
 
 torch::Tensor global_tensor;
 
@@ -264,4 +266,48 @@ double mean_log_prob(torch::nn::Linear &actor, const torch::Tensor &states,
   }
   result.logprobs = torch::stack(logprobs);
   return result.logprobs.mean().item<double>();
+}
+
+// The best of several trials: only the picked element reaches the result,
+// and every trial has a graph of its own, so the others are kept for
+// nothing until the function returns.
+torch::Tensor best_trial(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> losses;
+  size_t best = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    auto loss = model(xs[i]).sum();
+    // CHECK: [[@LINE+1]]:5: outlives=loop{{$}}
+    probe_outlives(losses, loss);
+    losses.push_back(loss);
+    if (loss.item<double>() < losses[best].item<double>())
+      best = i;
+  }
+  return losses[best];
+}
+// The pick made in a loop over the elements: any of them may be the result.
+torch::Tensor best_trial_in_loop(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> losses;
+  for (const auto &x : xs) {
+    auto loss = model(x).sum();
+    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    probe_outlives(losses, loss);
+    losses.push_back(loss);
+  }
+  torch::Tensor best = losses.front();
+  for (size_t i = 1; i < losses.size(); ++i)
+    if (losses[i].item<double>() < best.item<double>())
+      best = losses[i];
+  return best;
+}
+// A recurrent state stored at each step: the last one's graph holds the
+// others', so returning it keeps nothing more.
+torch::Tensor last_state(torch::nn::Linear &model, torch::Tensor h) {
+  std::vector<torch::Tensor> states;
+  for (int t = 0; t < 5; ++t) {
+    h = torch::tanh(model(h));
+    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    probe_outlives(states, h);
+    states.push_back(h);
+  }
+  return states.back();
 }

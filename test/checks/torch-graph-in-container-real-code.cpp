@@ -112,6 +112,25 @@ void stored_and_backpropagated(torch::nn::Linear &model, const std::vector<torch
   }
 }
 
+// The best of several trials, each with a graph of its own: only the picked
+// one is returned, the others are kept until the return for nothing. A
+// detach at the store would change what is returned: no fix.
+torch::Tensor best_of_trials(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> scores;
+  size_t best = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    scores.push_back(model(xs[i]).abs().mean());
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'scores' outlives the iteration and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+    // CHECK-MESSAGES: :[[@LINE-5]]:30: note: 'scores' is declared outside the loop
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: the loop that repeats it
+    // CHECK-MESSAGES: :[[@LINE+5]]:10: note: only this element of 'scores' reaches the function's result; the graphs of the others are kept until the function returns, for nothing
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: no fix: the function returns one of the stored values with its graph; detach the others where they are no longer needed, or keep only the best one as the loop goes
+    if (scores[i].item<double>() < scores[best].item<double>())
+      best = i;
+  }
+  return scores[best];
+}
+
 // One step's outputs split into a fresh vector every N steps, after
 // backward(): the inner loop hands out pieces of one graph; the training
 // loop around it is the one that repeats, and the vector keeps that step's
@@ -240,6 +259,28 @@ struct SeqDecoderImpl : torch::nn::Module {
     return torch::cat({torch::stack(outputs), logits});
   }
 };
+
+// A recurrent state stored at each step and the last one returned: its
+// graph holds the others', nothing more is kept. And a pick made in a loop
+// over the stored values: any of them may be the result.
+torch::Tensor last_hidden(torch::nn::GRUCell &cell, torch::Tensor h, int64_t steps) {
+  std::vector<torch::Tensor> states;
+  for (int64_t t = 0; t < steps; ++t) {
+    h = cell(torch::zeros({1, 8}), h);
+    states.push_back(h);
+  }
+  return states.back();
+}
+torch::Tensor lowest_loss(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> losses;
+  for (const auto &x : xs)
+    losses.push_back(model(x).sum());
+  torch::Tensor lowest = losses.front();
+  for (size_t i = 1; i < losses.size(); ++i)
+    if (losses[i].item<double>() < lowest.item<double>())
+      lowest = losses[i];
+  return lowest;
+}
 
 // REINFORCE: the episode's log-probabilities are backpropagated after it and
 // the list starts afresh.

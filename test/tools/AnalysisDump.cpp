@@ -7,7 +7,8 @@
 // for `probe_history(expr)`, H:  LINE:COL: history=<yes|no|unknown>
 // for `probe_grad_leaf(target)`, whether an in-place write into target
 //   changes a leaf that requires gradients: LINE:COL: grad-leaf=<yes|no>
-// for `probe_outlives(target)`, O: LINE:COL: outlives=<no|loop|call>[ bounded]
+// for `probe_outlives(target[, stored])`, O, with the probe as the write:
+//   LINE:COL: outlives=<no|loop|call>[ bounded]
 // for `probe_carried(target)`, whether this read of a target that outlives
 // the iteration sees its value from before the iteration (or call) with
 // history: LINE:COL: carried=<yes|no|not-outliving>
