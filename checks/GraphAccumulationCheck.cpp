@@ -124,7 +124,9 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
   for (auto [TargetExpr, Target] : W.Targets) {
     std::optional<analysis::Lifetime> Life =
         analysis::outlivesIteration(TargetExpr, W.At, Ctx);
-    if (!Life)
+    // The object of the method as a whole (a class derived from a
+    // container): what it holds is the container check's.
+    if (!Life || !Life->Target)
       continue;
     // Updated in place, a parameter: that only runs with grad mode off.
     if (W.IsUpdate && History.writesIntoGradLeaf(TargetExpr))

@@ -29,16 +29,21 @@ bool isIterator(const Expr *E) {
 void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
   // A standard container of tensors (vector, deque, list, map, ...).
   auto Container = expr(hasType(qualType(holdsTensors(), unless(isTensor()))));
+  // `push_back(t)`, `this->operator[](k)` in a method of a class derived
+  // from a container of tensors: the object itself.
+  auto OnContainer = anyOf(
+      on(Container),
+      on(cxxThisExpr(hasType(pointsTo(qualType(holdsTensors(), unless(isTensor())))))));
   // v.push_back(t), v.emplace_back(t), m.insert(...), m.emplace(k, t), ...
   Finder->addMatcher(
-      cxxMemberCallExpr(on(Container),
+      cxxMemberCallExpr(OnContainer,
                         callee(cxxMethodDecl(hasAnyName(
                             "push_back", "emplace_back", "push_front",
                             "emplace_front", "insert", "emplace",
                             "insert_or_assign", "try_emplace"))))
           .bind("store"),
       this);
-  // m[k] = t, v[i] = t, v.at(i) = t.
+  // m[k] = t, v[i] = t, v.at(i) = t, this->operator[](k) = t.
   Finder->addMatcher(
       cxxOperatorCallExpr(
           hasOverloadedOperatorName("="), argumentCountIs(2),
@@ -47,8 +52,11 @@ void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
                                         hasOverloadedOperatorName("[]"),
                                         hasArgument(0, Container)),
                                     cxxMemberCallExpr(
-                                        on(Container),
-                                        callee(cxxMethodDecl(hasName("at"))))))))
+                                        OnContainer,
+                                        callee(cxxMethodDecl(anyOf(
+                                            hasName("at"),
+                                            hasOverloadedOperatorName(
+                                                "[]")))))))))
           .bind("store"),
       this);
   // buf[i] = t, buf.select(0, i) = t: written into a slice of a tensor
@@ -137,7 +145,7 @@ void GraphInContainerCheck::report(const Expr *Store,
   const Expr *Picked = analysis::pickedForResult(Life, Store, Ctx);
   bool NoFix = Picked ||
                detachChangesGradients(Life, Store, /*Recurrent=*/false, Ctx);
-  std::string Name = Life.Target->getNameAsString();
+  std::string Name = Life.name();
   {
     auto Diag =
         K == Kept::Activations

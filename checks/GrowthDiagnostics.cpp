@@ -109,14 +109,21 @@ llvm::SmallVector<FixItHint, 2> detachEach(llvm::ArrayRef<const Expr *> Values,
 
 void noteLifetime(tidy::ClangTidyCheck &Check, const analysis::Lifetime &Life,
                   const ValueDecl *Shown) {
-  Check.diag(Shown->getLocation(),
-             Life.Kind == analysis::Lifetime::Loop
-                 ? "'%0' is declared outside the loop"
-             : isa<ParmVarDecl>(Shown)
-                 ? "'%0' is the caller's object, passed by reference"
-                 : "'%0' outlives each call of the function",
-             DiagnosticIDs::Note)
-      << Shown->getName();
+  if (Shown)
+    Check.diag(Shown->getLocation(),
+               Life.Kind == analysis::Lifetime::Loop
+                   ? "'%0' is declared outside the loop"
+               : isa<ParmVarDecl>(Shown)
+                   ? "'%0' is the caller's object, passed by reference"
+                   : "'%0' outlives each call of the function",
+               DiagnosticIDs::Note)
+        << Shown->getName();
+  else if (Life.Self)
+    Check.diag(Life.Self->getLocation(),
+               "'*this' is an object of '%0', a container of tensors that "
+               "outlives each call of the method",
+               DiagnosticIDs::Note)
+        << Life.Self->getName();
   if (Life.LoopStmt)
     Check.diag(Life.LoopStmt->getBeginLoc(), "the loop that repeats it",
                DiagnosticIDs::Note);

@@ -67,7 +67,8 @@ detachEach(llvm::ArrayRef<const clang::Expr *> Values,
            const clang::ASTContext &Ctx);
 
 /// Notes at \p Shown's declaration (outside the loop, outliving each call,
-/// or the caller's object) and at the loop that repeats the write.
+/// or the caller's object), or at the class of the method's object when
+/// that is the target, and at the loop that repeats the write.
 void noteLifetime(clang::tidy::ClangTidyCheck &Check,
                   const analysis::Lifetime &Life, const clang::ValueDecl *Shown);
 

@@ -102,10 +102,12 @@ const Expr *containerOf(const Expr *E) {
     }
     if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
       const CXXMethodDecl *MD = Call->getMethodDecl();
-      if (MD && MD->getIdentifier() &&
-          llvm::is_contained({"at", "index", "select", "narrow", "slice",
-                              "front", "back"},
-                             MD->getName())) {
+      // `v.at(i)`, and `this->operator[](k)` spelled as a call.
+      if (MD && ((MD->getIdentifier() &&
+                  llvm::is_contained({"at", "index", "select", "narrow",
+                                      "slice", "front", "back"},
+                                     MD->getName())) ||
+                 MD->getOverloadedOperator() == OO_Subscript)) {
         E = Call->getImplicitObjectArgument();
         continue;
       }

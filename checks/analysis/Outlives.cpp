@@ -134,13 +134,38 @@ bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
 }
 } // namespace
 
+std::string Lifetime::name() const {
+  return Target ? Target->getNameAsString() : std::string("*this");
+}
+
+/// The class of the method whose object \p Target is (`this`, `*this`, or an
+/// element of it), when that class holds tensors itself (derived from a
+/// container of tensors); nullptr otherwise.
+static const CXXRecordDecl *selfContainer(const Expr *Target) {
+  const Expr *Base = stripWrappers(containerOf(Target))->IgnoreParenImpCasts();
+  if (const auto *Deref = dyn_cast<UnaryOperator>(Base);
+      Deref && Deref->getOpcode() == UO_Deref)
+    Base = Deref->getSubExpr()->IgnoreParenImpCasts();
+  const auto *This = dyn_cast<CXXThisExpr>(Base);
+  if (!This)
+    return nullptr;
+  QualType Object = This->getType()->getPointeeType();
+  if (Object.isNull() || !holdsTensors(Object) || isTensorType(Object))
+    return nullptr;
+  return Object->getAsCXXRecordDecl();
+}
+
 std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
                                           ASTContext &Ctx,
                                           llvm::ArrayRef<const Expr *> Values) {
   bool ThroughThis = false;
   const ValueDecl *D = rootOf(Target, ThroughThis);
-  if (!D)
+  if (!D) {
+    // The object of the method: it outlives each call, as a member does.
+    if (const CXXRecordDecl *Self = selfContainer(Target))
+      return Lifetime{Lifetime::Call, nullptr, innermostLoop(At, Ctx), Self};
     return std::nullopt;
+  }
   const Stmt *Loop = innermostLoop(At, Ctx);
   if (isa<FieldDecl>(D))
     return Lifetime{Lifetime::Call, D, Loop};
@@ -506,7 +531,7 @@ bool resetBeforeEachStore(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
 } // namespace
 
 const Expr *pickedForResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
-  if (L.Kind != Lifetime::Loop || !L.LoopStmt)
+  if (L.Kind != Lifetime::Loop || !L.LoopStmt || !L.Target)
     return nullptr;
   const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
@@ -522,7 +547,7 @@ const Expr *pickedForResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) 
 
 const CallExpr *keepingCallSite(const Lifetime &L, ASTContext &Ctx,
                                 HistoryAnalysis &History, unsigned Depth) {
-  const auto *Param = dyn_cast<ParmVarDecl>(L.Target);
+  const auto *Param = dyn_cast_or_null<ParmVarDecl>(L.Target);
   if (!Param || L.Kind != Lifetime::Call || Depth > 3 || !History.callers())
     return nullptr;
   const auto *Function = dyn_cast<FunctionDecl>(Param->getDeclContext());
@@ -542,7 +567,8 @@ const CallExpr *keepingCallSite(const Lifetime &L, ASTContext &Ctx,
     std::optional<Lifetime> There = outlivesIteration(Arg, Site, Ctx);
     if (!There)
       continue;
-    if (isa<ParmVarDecl>(There->Target) && There->Kind == Lifetime::Call) {
+    if (isa_and_nonnull<ParmVarDecl>(There->Target) &&
+        There->Kind == Lifetime::Call) {
       if (keepingCallSite(*There, Ctx, History, Depth + 1))
         return Site;
       continue;
@@ -554,6 +580,8 @@ const CallExpr *keepingCallSite(const Lifetime &L, ASTContext &Ctx,
 }
 
 const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
+  if (!L.Target)
+    return nullptr;
   if (L.Kind == Lifetime::Loop) {
     // Inside the loop, or a loop around it: it runs again and again.
     for (const Stmt *Loop = L.LoopStmt; Loop; Loop = innermostLoop(Loop, Ctx)) {
@@ -574,8 +602,37 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// Whether a backward pass of the unit walks what an object of \p Class
+/// holds: its root is computed from a variable or field of that class, or
+/// it runs in one of the class's own methods.
+static bool walksObjectOf(const CXXRecordDecl *Class, ASTContext &Ctx) {
+  Class = Class->getCanonicalDecl();
+  for (Decl *D : userDecls(Ctx))
+    for (const CallExpr *Backward : backwardPassesInDecl(D)) {
+      const auto *Method =
+          dyn_cast_or_null<CXXMethodDecl>(enclosingFunction(Backward, Ctx));
+      if (Method && Method->getParent()->getCanonicalDecl() == Class)
+        return true;
+      const Expr *Roots = backwardRoots(Backward);
+      const Stmt *Body = enclosingFunctionBody(Backward, Ctx);
+      if (!Roots || !Body)
+        continue;
+      for (const ValueDecl *Source : TensorSources(Body).sourcesOf(Roots)) {
+        const CXXRecordDecl *RD = recordOf(Source->getType(), /*ThroughPointer=*/true);
+        if (RD && RD->getCanonicalDecl() == Class)
+          return true;
+      }
+    }
+  return false;
+}
+
 bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
                         HistoryAnalysis &History) {
+  // The object of the method, a container itself: bounded when what it
+  // holds is backpropagated somewhere in the unit (a class that keeps an
+  // episode's log-probabilities for its user's update).
+  if (!L.Target)
+    return L.Self && walksObjectOf(L.Self, Ctx);
   // Cleared before every store: it never holds more than one step's.
   if (resetBeforeEachStore(L, At, Ctx))
     return true;

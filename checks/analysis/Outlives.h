@@ -4,7 +4,8 @@
 // is a variable declared outside the innermost loop that runs the write; a
 // data member, global or static (these outlive each call, loop or not); a
 // parameter passed by reference (the caller's object); or an element of any
-// of these. Bounded on purpose, and so excused: a target whose graph a
+// of these; or the object of a method, when its class is itself a container
+// of tensors. Bounded on purpose, and so excused: a target whose graph a
 // backward pass consumes after the loop (unrolled BPTT, micro-batch
 // accumulation), a member that the translation unit both backpropagates
 // through and clears (REINFORCE-style log-probability lists), a target
@@ -33,6 +34,12 @@ struct Lifetime {
   } Kind;
   const clang::ValueDecl *Target; ///< the variable or field written
   const clang::Stmt *LoopStmt;    ///< the innermost loop around the write, if any
+  /// The object of the method itself (`push_back(t)`, `(*this)[k] = t` in
+  /// a class derived from a container of tensors), when Target is null.
+  const clang::CXXRecordDecl *Self = nullptr;
+
+  /// How messages name the target: its name, or `*this`.
+  std::string name() const;
 };
 
 /// O: whether the object \p Target (an lvalue expression) outlives the

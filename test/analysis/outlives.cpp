@@ -311,3 +311,24 @@ torch::Tensor last_state(torch::nn::Linear &model, torch::Tensor h) {
   }
   return states.back();
 }
+// The object of a method, when its class is itself a container of tensors:
+// it outlives each call, as a member does; bounded when a backward pass of
+// the unit walks what an object of the class holds.
+struct KeptTensors : std::vector<torch::Tensor> {
+  void add(const torch::Tensor &t) {
+    // CHECK: [[@LINE+1]]:5: outlives=call{{$}}
+    probe_outlives(*this);
+    push_back(t);
+  }
+};
+struct EpisodeTensors : std::vector<torch::Tensor> {
+  void add(const torch::Tensor &t) {
+    // CHECK: [[@LINE+1]]:5: outlives=call bounded
+    probe_outlives(*this);
+    push_back(t);
+  }
+};
+void finish_episode(EpisodeTensors &episode) {
+  torch::stack(episode).sum().backward();
+  episode.clear();
+}

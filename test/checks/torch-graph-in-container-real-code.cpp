@@ -112,6 +112,35 @@ void stored_and_backpropagated(torch::nn::Linear &model, const std::vector<torch
   }
 }
 
+// Classes that are containers of tensors themselves: what their methods
+// store stays with the object, which outlives each call.
+class MetricMap : public std::map<std::string, torch::Tensor> {
+public:
+  void record(const std::string &key, const torch::Tensor &value) {
+    this->operator[](key) = value;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '*this' outlives the call and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: '*this' is an object of 'MetricMap', a container of tensors that outlives each call of the method
+    // CHECK-FIXES: this->operator[](key) = value.detach();
+    // CHECK-MESSAGES: :[[@LINE+14]]:5: note: 'record' is called here in a loop with a tensor that carries autograd history
+  }
+};
+class LossLog : public std::vector<torch::Tensor> {
+public:
+  void add(const torch::Tensor &loss) { push_back(loss); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: '*this' outlives the call and each time a tensor that carries autograd history is stored in it
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: '*this' is an object of 'LossLog', a container of tensors that outlives each call of the method
+  // CHECK-FIXES: void add(const torch::Tensor &loss) { push_back(loss.detach()); }
+};
+void validate(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
+              MetricMap &estimator, LossLog &log) {
+  for (const auto &x : xs) {
+    auto loss = model(x).pow(2).mean();
+    estimator.record("loss", loss);
+    log.add(loss);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: note: 'add' is called here in a loop with a tensor that carries autograd history
+  }
+}
+
 // The best of several trials, each with a graph of its own: only the picked
 // one is returned, the others are kept until the return for nothing. A
 // detach at the store would change what is returned: no fix.
@@ -280,6 +309,26 @@ torch::Tensor lowest_loss(torch::nn::Linear &model, const std::vector<torch::Ten
     if (losses[i].item<double>() < lowest.item<double>())
       lowest = losses[i];
   return lowest;
+}
+
+// A class that is a list of log-probabilities, backpropagated and cleared
+// by its user after each episode.
+class Episode : public std::vector<torch::Tensor> {
+public:
+  void add(const torch::Tensor &log_prob) { push_back(log_prob); }
+};
+void reinforce_episodes(torch::nn::Linear &policy, const std::vector<torch::Tensor> &steps,
+                        torch::optim::Adam &optimizer) {
+  Episode episode;
+  for (int i = 0; i < 10; ++i) {
+    for (const auto &obs : steps)
+      episode.add(policy(obs).log_softmax(-1).max());
+    auto loss = -torch::stack(episode).sum();
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+    episode.clear();
+  }
 }
 
 // REINFORCE: the episode's log-probabilities are backpropagated after it and
