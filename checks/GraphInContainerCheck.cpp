@@ -24,6 +24,26 @@ bool isIterator(const Expr *E) {
       E->getType().getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
   return RD && RD->getIdentifier() && RD->getName().contains("iterator");
 }
+/// The key of `m[k]`, `v.at(k)`, `this->operator[](k)` when that element of
+/// a standard container (not a slice of a tensor) is written.
+const Expr *keyOf(const Expr *Element) {
+  Element = analysis::stripWrappers(Element);
+  const Expr *Object = nullptr, *Key = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Element)) {
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+      Object = Op->getArg(0);
+      Key = Op->getArg(1);
+    }
+  } else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Element)) {
+    if (Call->getNumArgs() == 1) {
+      Object = Call->getImplicitObjectArgument();
+      Key = Call->getArg(0);
+    }
+  }
+  if (!Object || analysis::isTensorType(Object->getType().getNonReferenceType()))
+    return nullptr;
+  return Key;
+}
 } // namespace
 
 void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
@@ -93,6 +113,7 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
   analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
 
   const Expr *TargetExpr = nullptr;
+  const Expr *Key = nullptr; // of a write that replaces one element
   llvm::SmallVector<const Expr *, 2> Stored;
   if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Store)) {
     TargetExpr = Call->getImplicitObjectArgument();
@@ -105,6 +126,11 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
       if (Call->getNumArgs() > 0)
         Stored.push_back(Call->getArg(0));
     } else {
+      // m.insert_or_assign(k, t), m.emplace(k, t): one key's element.
+      if (llvm::is_contained({"insert_or_assign", "try_emplace", "emplace"},
+                             Method) &&
+          Call->getNumArgs() == 2 && !isIterator(Call->getArg(0)))
+        Key = Call->getArg(0);
       for (const Expr *Arg : Call->arguments())
         if (!isa<CXXDefaultArgExpr>(Arg) &&
             analysis::holdsTensors(Arg->getType()) && !isIterator(Arg))
@@ -114,6 +140,7 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
     const auto *Assign = cast<CXXOperatorCallExpr>(Store);
     TargetExpr = Assign->getArg(0);
     Stored.push_back(Assign->getArg(1));
+    Key = keyOf(TargetExpr);
   }
 
   // Written in place into a parameter: that only runs with grad mode off.
@@ -127,7 +154,12 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   std::optional<analysis::Lifetime> Life =
       analysis::outlivesIteration(TargetExpr, Store, Ctx, Carrying);
-  if (!Life || analysis::isBoundedOnPurpose(*Life, Store, Ctx, History))
+  if (!Life)
+    return;
+  // m["loss"] = loss each step replaces one element: nothing grows.
+  if (Key && !analysis::writesNewSlot(*Life, Key, Ctx))
+    return;
+  if (analysis::isBoundedOnPurpose(*Life, Store, Ctx, History))
     return;
   report(Store, *Life, Carrying, History);
 }

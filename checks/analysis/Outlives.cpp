@@ -530,6 +530,63 @@ bool resetBeforeEachStore(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
 
 } // namespace
 
+/// Whether \p Key has the same value on every run of \p Loop (or, with no
+/// loop, on every call): it names only constants and, inside a loop,
+/// variables that the loop neither declares nor writes; a call in it takes
+/// arguments and only such ones.
+static bool sameKeyEachRun(const Expr *Key, const Stmt *Loop,
+                           const SourceManager &SM) {
+  class Scan : public RecursiveASTVisitor<Scan> {
+  public:
+    Scan(const Stmt *Loop, const SourceManager &SM) : Loop(Loop), SM(SM) {}
+    bool Same = true;
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      const ValueDecl *D = Ref->getDecl();
+      if (isa<EnumConstantDecl, FunctionDecl>(D))
+        return true;
+      const auto *Var = dyn_cast<VarDecl>(D);
+      if (Var && Var->getType().isConstQualified() && Var->getInit() &&
+          Var->getInit()->isConstantInitializer(Var->getASTContext(), false))
+        return true;
+      Same = Var && Loop && !isDeclaredWithin(Var, Loop, SM) &&
+             !writtenIn(Var, Loop);
+      return Same;
+    }
+    bool VisitMemberExpr(MemberExpr *) { return Same = false; }
+    bool VisitCXXThisExpr(CXXThisExpr *) { return Same = false; }
+    bool VisitCallExpr(CallExpr *Call) {
+      // next_id(), rand(): a call with nothing to go on may differ.
+      bool HasOperand = Call->getNumArgs() > 0 ||
+                        (isa<CXXMemberCallExpr>(Call) &&
+                         cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument());
+      return Same = HasOperand;
+    }
+    const Stmt *Loop;
+    const SourceManager &SM;
+  } S(Loop, SM);
+  S.TraverseStmt(const_cast<Expr *>(Key));
+  return S.Same;
+}
+
+bool writesNewSlot(Lifetime &L, const Expr *Key, ASTContext &Ctx) {
+  if (!Key || !L.Target)
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (L.Kind == Lifetime::Call)
+    return !sameKeyEachRun(Key, nullptr, SM);
+  const Stmt *Loop = L.LoopStmt;
+  while (Loop && sameKeyEachRun(Key, Loop, SM)) {
+    Loop = innermostLoop(Loop, Ctx);
+    // A target declared inside that loop starts afresh there.
+    if (Loop && isDeclaredWithin(L.Target, Loop, SM))
+      return false;
+  }
+  if (!Loop)
+    return false;
+  L.LoopStmt = Loop;
+  return true;
+}
+
 const Expr *pickedForResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   if (L.Kind != Lifetime::Loop || !L.LoopStmt || !L.Target)
     return nullptr;

@@ -63,6 +63,17 @@ outlivesIteration(const clang::Expr *Target, const clang::Stmt *At,
 bool isBoundedOnPurpose(const Lifetime &L, const clang::Stmt *At,
                         clang::ASTContext &Ctx, HistoryAnalysis &History);
 
+/// For a write that replaces the element of \p L's target, a standard
+/// container, at \p Key (`m["loss"] = t`, `v.at(0) = t`,
+/// `m.insert_or_assign(k, t)`): whether it writes a new slot each time it
+/// runs, and so keeps what earlier runs stored. The key is the same on every
+/// iteration of a loop when it names nothing the loop declares or writes;
+/// \p L's loop is then the enclosing loop where the key changes, if any.
+/// For a target that outlives the call, only a constant key is the same on
+/// every call. False when the key is the same every time: each write drops
+/// the graph the previous one stored, and nothing grows.
+bool writesNewSlot(Lifetime &L, const clang::Expr *Key, clang::ASTContext &Ctx);
+
 /// For \p L, a local that a loop fills, one element of which, picked
 /// outside any loop (`return v[best];`), is all that reaches its function's
 /// result, while each stored element has a graph of its own (not a state the

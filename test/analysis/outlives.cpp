@@ -332,3 +332,39 @@ void finish_episode(EpisodeTensors &episode) {
   torch::stack(episode).sum().backward();
   episode.clear();
 }
+// A write of one element: a new one each time only when the key changes
+// (judged against the loop where it does), never for a constant key.
+void probe_new_slot(const std::vector<torch::Tensor> &, int64_t key);
+void probe_new_slot(const std::vector<torch::Tensor> &, const std::string &key);
+struct Latest {
+  std::vector<torch::Tensor> last_;
+  int64_t step_ = 0;
+  void log() {
+    // CHECK: [[@LINE+1]]:5: new-slot=no
+    probe_new_slot(last_, 0);
+    // CHECK: [[@LINE+1]]:5: new-slot=yes
+    probe_new_slot(last_, step_);
+  }
+};
+int64_t next_index();
+void slots(const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> kept(4);
+  const int64_t fixed = 2;
+  int64_t chosen = xs.size() > 1 ? 1 : 0;
+  for (int64_t epoch = 0; epoch < 3; ++epoch) {
+    for (int64_t i = 0; i < 4; ++i) {
+      // CHECK: [[@LINE+1]]:7: new-slot=no
+      probe_new_slot(kept, fixed);
+      // CHECK: [[@LINE+1]]:7: new-slot=no
+      probe_new_slot(kept, chosen);
+      // CHECK: [[@LINE+1]]:7: new-slot=yes loop-line=[[@LINE-5]]
+      probe_new_slot(kept, i);
+      // CHECK: [[@LINE+1]]:7: new-slot=yes loop-line=[[@LINE-8]]
+      probe_new_slot(kept, epoch);
+      // CHECK: [[@LINE+1]]:7: new-slot=yes loop-line=[[@LINE-9]]
+      probe_new_slot(kept, next_index());
+      // CHECK: [[@LINE+1]]:7: new-slot=yes loop-line=[[@LINE-11]]
+      probe_new_slot(kept, std::to_string(i));
+    }
+  }
+}

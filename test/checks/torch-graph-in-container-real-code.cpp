@@ -112,6 +112,19 @@ void stored_and_backpropagated(torch::nn::Linear &model, const std::vector<torch
   }
 }
 
+// The element of the epoch replaced every step: one element per epoch,
+// judged against the epoch loop.
+void loss_per_epoch(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::map<int, torch::Tensor> by_epoch;
+  for (int epoch = 0; epoch < 10; ++epoch)
+    for (const auto &x : xs)
+      by_epoch[epoch] = model(x).sum();
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'by_epoch' outlives the iteration and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+  // CHECK-MESSAGES: :[[@LINE-5]]:32: note: 'by_epoch' is declared outside the loop
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the loop that repeats it
+  // CHECK-FIXES: by_epoch[epoch] = model(x).sum().detach();
+}
+
 // Classes that are containers of tensors themselves: what their methods
 // store stays with the object, which outlives each call.
 class MetricMap : public std::map<std::string, torch::Tensor> {
@@ -309,6 +322,30 @@ torch::Tensor lowest_loss(torch::nn::Linear &model, const std::vector<torch::Ten
     if (losses[i].item<double>() < lowest.item<double>())
       lowest = losses[i];
   return lowest;
+}
+
+// One element replaced each step (a constant key or index): each write
+// drops the graph the previous step stored, nothing grows.
+struct LatestLosses {
+  std::map<std::string, torch::Tensor> latest_;
+  void log(const torch::Tensor &loss) { latest_["loss"] = loss; }
+};
+void gan_step(torch::nn::Linear &gen, torch::nn::Linear &disc,
+              const std::vector<torch::Tensor> &zs, LatestLosses &logger) {
+  std::map<std::string, torch::Tensor> losses;
+  std::vector<torch::Tensor> last(2);
+  const std::string d_name = "d_loss";
+  for (const auto &z : zs) {
+    auto fake = gen(z);
+    auto g_loss = -disc(fake).mean();
+    auto d_loss = disc(fake.detach()).mean();
+    losses["g_loss"] = g_loss;
+    losses[d_name] = d_loss;
+    losses.insert_or_assign("total", g_loss + d_loss);
+    last.at(0) = g_loss;
+    last[1] = d_loss;
+    logger.log(g_loss);
+  }
 }
 
 // A class that is a list of log-probabilities, backpropagated and cleared

@@ -9,6 +9,9 @@
 //   changes a leaf that requires gradients: LINE:COL: grad-leaf=<yes|no>
 // for `probe_outlives(target[, stored])`, O, with the probe as the write:
 //   LINE:COL: outlives=<no|loop|call>[ bounded]
+// for `probe_new_slot(container, key)`, whether a write of container[key]
+//   there writes a new element each time it runs, and the loop in which the
+//   key changes: LINE:COL: new-slot=<yes[ loop-line=N]|no|not-outliving>
 // for `probe_carried(target)`, whether this read of a target that outlives
 // the iteration sees its value from before the iteration (or call) with
 // history: LINE:COL: carried=<yes|no|not-outliving>
@@ -100,6 +103,23 @@ public:
       else
         llvm::outs() << (Life->Kind == Lifetime::Loop ? "loop" : "call")
                      << (isBoundedOnPurpose(*Life, Call, Ctx, *History) ? " bounded" : "");
+      llvm::outs() << "\n";
+      return;
+    }
+    if (Probe == "probe_new_slot") {
+      // probe_new_slot(container, key): a write of container[key] here.
+      auto Life = outlivesIteration(Call->getArg(0), Call, Ctx);
+      llvm::outs() << "new-slot=";
+      if (!Life) {
+        llvm::outs() << "not-outliving\n";
+        return;
+      }
+      bool New = writesNewSlot(*Life, Call->getArg(1), Ctx);
+      llvm::outs() << (New ? "yes" : "no");
+      if (New && Life->LoopStmt)
+        llvm::outs() << " loop-line="
+                     << Ctx.getSourceManager().getPresumedLineNumber(
+                            Life->LoopStmt->getBeginLoc());
       llvm::outs() << "\n";
       return;
     }
@@ -196,7 +216,7 @@ int main(int argc, const char **argv) {
   Finder.addMatcher(
       callExpr(callee(functionDecl(hasAnyName(
                    "probe", "probe_sources", "probe_history", "probe_grad_leaf",
-                   "probe_outlives",
+                   "probe_outlives", "probe_new_slot",
                    "probe_carried", "probe_eval", "probe_differentiated",
                    "probe_discarded"))))
           .bind("probe"),
