@@ -82,10 +82,45 @@ static std::optional<Definition> outputArgumentAt(const CallExpr *Call,
   return std::nullopt;
 }
 
+/// `v.f = e`, `v.f.g += e`, with \p Var a struct of tensors: the index of
+/// the field of v that \p LHS writes.
+static std::optional<int> fieldWritten(const Expr *LHS, const ValueDecl *Var) {
+  if (!isa<VarDecl>(Var) || !isTensorAggregate(Var->getType()))
+    return std::nullopt;
+  const auto *Member = dyn_cast<MemberExpr>(stripWrappers(LHS));
+  for (unsigned Depth = 0; Member && !Member->isArrow() && Depth < 4; ++Depth) {
+    const Expr *Base = stripWrappers(Member->getBase());
+    if (names(Base, Var)) {
+      const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+      if (!Field)
+        return std::nullopt;
+      return static_cast<int>(Field->getFieldIndex());
+    }
+    Member = dyn_cast<MemberExpr>(Base);
+  }
+  return std::nullopt;
+}
+
 std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
   if (const auto *Call = dyn_cast<CallExpr>(S))
     if (auto Def = outputArgumentAt(Call, Var))
       return Def;
+  // out.total = loss: one field of a struct of tensors changes.
+  const Expr *AssignedTo = nullptr, *AssignedValue = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+    AssignedTo = BO->getLHS();
+    AssignedValue = BO->getRHS();
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && Op->isAssignmentOp() && Op->getNumArgs() == 2) {
+    AssignedTo = Op->getArg(0);
+    AssignedValue = Op->getArg(1);
+  }
+  if (AssignedTo)
+    if (auto Field = fieldWritten(AssignedTo, Var)) {
+      Definition Def{Definition::Update, S, {AssignedValue}};
+      Def.Field = *Field;
+      return Def;
+    }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       // A static local is initialised once, not each time this runs.

@@ -23,7 +23,7 @@ namespace torch_tidy::analysis {
 struct Definition {
   enum KindT {
     Replace, ///< `T v = e;`, `v = e;`, `std::tie(v, w) = e;`, `v.clear()`
-    Update,  ///< `v += e;`, `v.add_(e)`, `v.push_back(e)`, `v[k] = e`: keeps the old value too
+    Update,  ///< `v += e;`, `v.add_(e)`, `v.push_back(e)`, `v[k] = e`, `v.f = e`: keeps the old value too
     Entry,   ///< the value on entry: a parameter, or a variable never written here
   } Kind;
   const clang::Stmt *At = nullptr;
@@ -31,6 +31,9 @@ struct Definition {
   /// For `std::tie(a, b) = e`: which element of e the variable gets; -1
   /// when it gets the whole of each value.
   int Element = -1;
+  /// For `v.f = e` with v a struct of tensors: the index of the field of v
+  /// written; -1 when the write is not to one field.
+  int Field = -1;
 };
 
 /// Whether \p S, a statement or expression, defines \p Var, and how.

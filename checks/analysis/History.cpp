@@ -249,7 +249,7 @@ const Expr *argumentFor(const CallExpr *Call, unsigned Index) {
 static bool mayHoldHistory(QualType T, unsigned Depth = 0) {
   if (Depth > 4)
     return false;
-  if (holdsTensors(T))
+  if (holdsTensors(T) || isTensorAggregate(T.getNonReferenceType()))
     return true;
   const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/true);
   if (!RD)
@@ -458,6 +458,10 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
     if (Element >= 0 && isTupleClass(recordOf(Construct->getType())) &&
         static_cast<unsigned>(Element) < Construct->getNumArgs())
       return of(Construct->getArg(Element), WholeValue);
+    // A copy of a tuple or struct: that element of the original.
+    if (Element >= 0 && Construct->getNumArgs() == 1 &&
+        Construct->getConstructor()->isCopyOrMoveConstructor())
+      return of(Construct->getArg(0), Element);
     return anyOf(llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs()));
   }
   if (const auto *List = dyn_cast<InitListExpr>(E)) {
@@ -483,7 +487,7 @@ Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
     return Carries::graph();
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD)
-    return ofOpaqueCall(Call, nullptr); // a function pointer, ...
+    return ofOpaqueCall(Call, nullptr, Element); // a function pointer, ...
   llvm::StringRef Name = FD->getIdentifier() ? FD->getName() : "";
 
   if (auto Index = getIndex(FD); Index && Call->getNumArgs() == 1)
@@ -523,7 +527,7 @@ Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
       if (Def && Def->hasBody() &&
           !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
         return ofFunctionResult(FD, Call, Element);
-      return ofOpaqueCall(Call, FD);
+      return ofOpaqueCall(Call, FD, Element);
     }
     default: {
       // Arithmetic on tensors records a graph; *it, ->, = on anything else
@@ -659,7 +663,12 @@ static llvm::ArrayRef<const Expr *> callArguments(const CallExpr *Call) {
 }
 
 Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
-                                      const FunctionDecl *FD) {
+                                      const FunctionDecl *FD, int Element) {
+  // One field of a struct of tensors computed elsewhere: the rule for the
+  // whole does not say which of its fields carry (a loss struct whose
+  // logged parts are detached).
+  if (Element >= 0 && isTensorAggregate(Call->getType()))
+    return Carries::unknown();
   llvm::SmallVector<const Expr *, 4> Operands;
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
     Operands.push_back(Member->getImplicitObjectArgument());
@@ -701,7 +710,9 @@ std::optional<Carries> HistoryAnalysis::ofSummary(const CallExpr *Call,
   if (!S)
     return std::nullopt;
   auto It = S->find(Element);
-  if (It == S->end())
+  // A field of a struct of tensors is no element of a tuple: the whole's
+  // answer does not say which fields carry.
+  if (It == S->end() && !(Element >= 0 && isTensorAggregate(Call->getType())))
     It = S->find(WholeValue);
   if (It == S->end())
     return std::nullopt;
@@ -740,7 +751,7 @@ Carries HistoryAnalysis::ofFunctionResult(const FunctionDecl *FD,
   const FunctionDecl *Def = FD->getDefinition();
   if (!Def || !Def->hasBody() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
-    return ofOpaqueCall(Call, FD);
+    return ofOpaqueCall(Call, FD, Element);
   if (CallStack.size() >= 4 ||
       llvm::any_of(CallStack, [&](const CallExpr *Active) {
         return Active->getDirectCallee() &&
@@ -760,7 +771,7 @@ Carries HistoryAnalysis::ofFunctionResult(const FunctionDecl *FD,
   if (mayBeOverridden(MD) && !Result.mayHoldGraph() &&
       isa<CXXMemberCallExpr>(Call) &&
       !cast<CXXMemberCallExpr>(Call)->getMethodDecl()->isPureVirtual())
-    Result |= ofOpaqueCall(Call, FD);
+    Result |= ofOpaqueCall(Call, FD, Element);
   return Result;
 }
 
@@ -927,6 +938,9 @@ Carries HistoryAnalysis::ofLocal(const VarDecl *Var, const Expr *Use,
         Result |= Carries::unknown();
       continue;
     }
+    // out.recon = ...: only the field asked for, whole.
+    if (Def.Field >= 0 && Element >= 0 && Def.Field != Element)
+      continue;
     for (const Expr *Value : Def.Values) {
       // The in-place call itself (requires_grad_) stands for its result.
       if (Value == Def.At) {
@@ -937,8 +951,9 @@ Carries HistoryAnalysis::ofLocal(const VarDecl *Var, const Expr *Use,
       if (guarded(Value))
         continue;
       int Part = Def.Element >= 0 ? Def.Element
-                                  : (Def.Kind == Definition::Replace ? Element
-                                                                     : WholeValue);
+                 : Def.Field >= 0     ? WholeValue
+                                      : (Def.Kind == Definition::Replace ? Element
+                                                                         : WholeValue);
       Carries Here = of(Value, Part);
       // t.add_(x): t is now computed from x.
       Result |= Def.Kind == Definition::Update && IsTensor ? Here.derived() : Here;

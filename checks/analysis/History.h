@@ -218,7 +218,7 @@ private:
   Carries ofFunctionResult(const clang::FunctionDecl *FD,
                            const clang::CallExpr *Call, int Element);
   Carries ofOpaqueCall(const clang::CallExpr *Call,
-                       const clang::FunctionDecl *FD);
+                       const clang::FunctionDecl *FD, int Element);
   /// What a summary says a call of \p FD (its body in another unit)
   /// returns, when one is known.
   std::optional<Carries> ofSummary(const clang::CallExpr *Call,

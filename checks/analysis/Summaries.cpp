@@ -212,8 +212,14 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
   return true;
 }
 
-/// The number of elements of a std::tuple or std::pair \p T, or 0.
+/// The number of elements of a std::tuple or std::pair \p T, or of fields
+/// of a struct of tensors, or 0.
 static unsigned elementsOf(QualType T) {
+  if (isTensorAggregate(T.getNonReferenceType())) {
+    const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+    auto Fields = std::distance(RD->field_begin(), RD->field_end());
+    return static_cast<unsigned>(std::min<long>(Fields, 64));
+  }
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       T.getNonReferenceType()->getAsCXXRecordDecl());
   if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())

@@ -90,6 +90,26 @@ bool holdsTensorsOrFields(QualType T) {
   });
 }
 
+static bool isTensorAggregateImpl(QualType T, unsigned Depth) {
+  if (Depth > 3 || T->isReferenceType() || T->isPointerType())
+    return false;
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD || !RD->hasDefinition() || !RD->isAggregate() ||
+      RD->getNumBases() != 0 || holdsTensors(T))
+    return false;
+  for (const DeclContext *DC = RD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getIdentifier() &&
+          llvm::is_contained({"std", "at", "c10", "torch"}, NS->getName()))
+        return false;
+  return llvm::any_of(RD->fields(), [&](const FieldDecl *Field) {
+    return holdsTensors(Field->getType()) ||
+           isTensorAggregateImpl(Field->getType(), Depth + 1);
+  });
+}
+
+bool isTensorAggregate(QualType T) { return isTensorAggregateImpl(T, 0); }
+
 bool mayBeOverridden(const CXXMethodDecl *MD) {
   return MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
          !MD->getParent()->hasAttr<FinalAttr>();

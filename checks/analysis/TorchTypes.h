@@ -40,6 +40,12 @@ bool holdsTensors(clang::QualType T);
 /// a result record) with a member that does.
 bool holdsTensorsOrFields(clang::QualType T);
 
+/// Whether \p T is a plain struct of tensors: an aggregate outside std
+/// and LibTorch with a field that holds tensors or is such a struct itself
+/// (`struct Losses { torch::Tensor total, recon; };`). H follows its fields
+/// one by one, as it does a tuple's elements.
+bool isTensorAggregate(clang::QualType T);
+
 /// Whether a call of \p MD may run an override that the unit cannot see: a
 /// virtual method, neither it nor its class final.
 bool mayBeOverridden(const clang::CXXMethodDecl *MD);

@@ -363,3 +363,48 @@ void in_place_targets(torch::nn::Linear &model, const torch::Tensor &x) {
   // CHECK: [[@LINE+1]]:3: grad-leaf=no
   probe_grad_leaf(out.select(0, 1));
 }
+
+// A struct of tensors, followed field by field: an aggregate returned by a
+// function of the unit (brace-initialised or filled field by field), a copy
+// of one, and a nested one.
+struct StepLosses {
+  torch::Tensor total, logged;
+};
+struct StepOutput {
+  StepLosses losses;
+  torch::Tensor prediction;
+};
+StepLosses braced(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto loss = model(x).pow(2).mean();
+  return {loss, loss.detach()};
+}
+StepLosses filled(torch::nn::Linear &model, const torch::Tensor &x) {
+  StepLosses out;
+  auto loss = model(x).pow(2).mean();
+  out.total = loss;
+  out.logged = loss.detach();
+  return out;
+}
+void struct_fields(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto a = braced(model, x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(a.total);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(a.logged);
+  auto b = filled(model, x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(b.total);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(b.logged);
+  StepLosses c = b;
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(c.logged);
+  StepOutput o{braced(model, x), torch::zeros({2})};
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(o.prediction);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(o.losses.total);
+  o.prediction = model(x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(o.prediction);
+}

@@ -42,6 +42,19 @@ void calls(torch::nn::Linear &model, DetectionLoss &criterion, const torch::Tens
   probe_history(with_model(model, torch::ones({4})));
   // CHECK: [[@LINE-1]]:3: history=yes
   // OPAQUE: [[@LINE-2]]:3: history=yes
+  // The fields of a returned struct of losses, one by one: the total
+  // carries, its logged parts are detached. Without the summary, which
+  // fields carry is not known.
+  auto parts = vae_losses(out, x);
+  probe_history(parts.total);
+  // CHECK: [[@LINE-1]]:3: history=yes
+  // OPAQUE: [[@LINE-2]]:3: history=unknown
+  probe_history(parts.recon);
+  // CHECK: [[@LINE-1]]:3: history=no
+  // OPAQUE: [[@LINE-2]]:3: history=unknown
+  probe_history(vae_losses(out, x).kl);
+  // CHECK: [[@LINE-1]]:3: history=no
+  // OPAQUE: [[@LINE-2]]:3: history=unknown
 }
 
 void RunningMetrics::add_loss(const torch::Tensor &loss) {

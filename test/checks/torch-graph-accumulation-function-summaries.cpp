@@ -56,3 +56,18 @@ void log_losses(torch::nn::Linear &model, DetectionLoss &criterion,
     // CHECK-FIXES-OPAQUE: outputs += with_model(model, torch::ones({4})).detach();
   }
 }
+
+// A struct of losses defined in another unit: its total carries history,
+// its logged parts are detached there. Without the summary which fields
+// carry is not known, and nothing is reported.
+void log_struct_losses(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  torch::Tensor reconstruction = torch::zeros({});
+  torch::Tensor totals = torch::zeros({});
+  for (const auto &x : xs) {
+    auto parts = vae_losses(model(x), x);
+    reconstruction += parts.recon;
+    totals = totals + parts.total;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'totals' outlives the iteration and takes on the autograd history of 'parts.total' every time, so each step's graph and saved activations stay alive and memory grows with every step [torch-graph-accumulation]
+    // CHECK-FIXES: totals = totals + parts.total.detach();
+  }
+}

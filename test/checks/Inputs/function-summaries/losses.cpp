@@ -28,3 +28,13 @@ torch::Tensor squared_error(const torch::Tensor &pred, const torch::Tensor &targ
 torch::Tensor with_model(torch::nn::Linear &model, const torch::Tensor &x) {
   return model(x).sum();
 }
+
+VaeLosses vae_losses(const torch::Tensor &pred, const torch::Tensor &target) {
+  VaeLosses out;
+  auto recon = (pred - target).pow(2).mean();
+  auto kl = pred.pow(2).mean();
+  out.total = recon + kl;
+  out.recon = recon.detach();
+  out.kl = kl.detach();
+  return out;
+}

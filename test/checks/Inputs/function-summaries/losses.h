@@ -15,3 +15,10 @@ std::tuple<torch::Tensor, torch::Tensor> loss_and_log(const torch::Tensor &pred,
 torch::Tensor guarded_penalty(const torch::Tensor &pred, const torch::Tensor &target);
 torch::Tensor squared_error(const torch::Tensor &pred, const torch::Tensor &target);
 torch::Tensor with_model(torch::nn::Linear &model, const torch::Tensor &x);
+
+// A struct of losses: the total to backpropagate, its parts detached for
+// logging.
+struct VaeLosses {
+  torch::Tensor total, recon, kl;
+};
+VaeLosses vae_losses(const torch::Tensor &pred, const torch::Tensor &target);
