@@ -481,6 +481,35 @@ bool storesCarriedState(const Lifetime &L, const Stmt *At,
   return false;
 }
 
+/// What \p L's loop gathers, as its function's returned values take it:
+/// not at all; as a whole (or elements that share one graph); or only one
+/// element picked from it.
+struct LoopResult {
+  enum { None, Whole, PickedOnly } Use = None;
+  const Expr *Pick = nullptr;
+};
+
+LoopResult loopResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
+  LoopResult R;
+  if (!L.Target || !L.LoopStmt)
+    return R;
+  const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body || !holdsTensorsOrFields(Function->getReturnType()))
+    return R;
+  TensorSources Sources(Body);
+  ResultReach Reach = reachOfResult(L.Target, Body, Sources, Ctx);
+  if (!Reach.reaches())
+    return R;
+  if (Reach.Whole || storesCarriedState(L, At, Sources, Ctx.getSourceManager())) {
+    R.Use = LoopResult::Whole;
+    return R;
+  }
+  R.Use = LoopResult::PickedOnly;
+  R.Pick = Reach.Picks.front();
+  return R;
+}
+
 /// A loop that builds its function's result: the function trains nothing
 /// itself (no backward pass, no optimizer step; gradients taken with
 /// create_graph are part of the result, as a Hessian's are) and returns, with its
@@ -491,20 +520,12 @@ bool storesCarriedState(const Lifetime &L, const Stmt *At,
 /// nothing until the function returns.
 bool buildsFunctionResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
                           HistoryAnalysis &History) {
-  const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
-  const Stmt *Body = Function ? Function->getBody() : nullptr;
-  if (!Body || !holdsTensorsOrFields(Function->getReturnType()))
-    return false;
-  TensorSources Sources(Body);
-  ResultReach Reach = reachOfResult(L.Target, Body, Sources, Ctx);
-  if (!Reach.reaches())
-    return false;
-  if (!Reach.Whole &&
-      !storesCarriedState(L, At, Sources, Ctx.getSourceManager()))
+  if (loopResult(L, At, Ctx).Use != LoopResult::Whole)
     return false;
   // The caller decides, as for a module's own forward: what it does with
   // the result is judged where it does it.
-  return leavesResultToCaller(Function, L.LoopStmt, Ctx, History);
+  return leavesResultToCaller(enclosingFunction(L.LoopStmt, Ctx), L.LoopStmt,
+                              Ctx, History);
 }
 
 /// Whether \p L's target is cleared or replaced, on every run of the block
@@ -588,18 +609,10 @@ bool writesNewSlot(Lifetime &L, const Expr *Key, ASTContext &Ctx) {
 }
 
 const Expr *pickedForResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
-  if (L.Kind != Lifetime::Loop || !L.LoopStmt || !L.Target)
+  if (L.Kind != Lifetime::Loop)
     return nullptr;
-  const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
-  const Stmt *Body = Function ? Function->getBody() : nullptr;
-  if (!Body || !holdsTensorsOrFields(Function->getReturnType()))
-    return nullptr;
-  TensorSources Sources(Body);
-  ResultReach Reach = reachOfResult(L.Target, Body, Sources, Ctx);
-  if (Reach.Whole || Reach.Picks.empty() ||
-      storesCarriedState(L, At, Sources, Ctx.getSourceManager()))
-    return nullptr;
-  return Reach.Picks.front();
+  LoopResult R = loopResult(L, At, Ctx);
+  return R.Use == LoopResult::PickedOnly ? R.Pick : nullptr;
 }
 
 const CallExpr *keepingCallSite(const Lifetime &L, ASTContext &Ctx,
