@@ -175,8 +175,17 @@ std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
     bool OnVar = names(Object, Var) ||
                  (isUpdatingMethod(Name) && names(inPlaceChainRoot(Object), Var));
     bool OnElement = !OnVar && names(containerOf(Object), Var);
-    if (!OnVar && !OnElement)
-      return std::nullopt;
+    // out.levels.push_back(t): one field of a struct of tensors changes.
+    if (!OnVar && !OnElement) {
+      auto Field = fieldWritten(Object, Var);
+      if (!Field || !isUpdatingMethod(Name))
+        return std::nullopt;
+      Definition Def{Definition::Update, S, {}};
+      Def.Field = *Field;
+      for (const Expr *Arg : Call->arguments())
+        Def.Values.push_back(Arg);
+      return Def;
+    }
     // clear() empties a container; detach_() cuts a tensor's history;
     // reset() leaves an undefined tensor.
     if (OnVar && (Name == "clear" || Name == "detach_" || Name == "reset"))

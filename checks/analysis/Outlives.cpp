@@ -83,7 +83,8 @@ bool writtenIn(const ValueDecl *D, const Stmt *Loop) {
 }
 
 /// Whether \p Value is a part of a variable that \p Loop does not write:
-/// the variable, an element of it (`v[i]`, `v.at(i)`, `std::get<I>(t)`) or
+/// the variable, a field or an element of it (`out.preds`, `v[i]`,
+/// `v.at(i)`, `std::get<I>(t)`) or
 /// a view of it (`select`, `slice`, `narrow`, `view`, `reshape`, ...). Such
 /// a value adds no graph per iteration: the loop hands out pieces of one
 /// that existed before it.
@@ -97,6 +98,13 @@ bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
     }
     if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Value)) {
       Value = Sub->getBase();
+      continue;
+    }
+    // out.preds: a field of a local struct is a part of it.
+    if (const auto *Member = dyn_cast<MemberExpr>(Value)) {
+      if (Member->isArrow() || !isa<FieldDecl>(Member->getMemberDecl()))
+        return false;
+      Value = Member->getBase();
       continue;
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Value)) {

@@ -385,6 +385,17 @@ StepLosses filled(torch::nn::Linear &model, const torch::Tensor &x) {
   out.logged = loss.detach();
   return out;
 }
+struct StepLevels {
+  std::vector<torch::Tensor> levels;
+  torch::Tensor scale;
+};
+StepLevels levels_of(torch::nn::Linear &model, const torch::Tensor &x) {
+  StepLevels out;
+  out.scale = torch::ones({1});
+  for (int l = 0; l < 3; ++l)
+    out.levels.push_back(model(x));
+  return out;
+}
 void struct_fields(torch::nn::Linear &model, const torch::Tensor &x) {
   auto a = braced(model, x);
   // CHECK: [[@LINE+1]]:3: history=yes
@@ -407,4 +418,9 @@ void struct_fields(torch::nn::Linear &model, const torch::Tensor &x) {
   o.prediction = model(x);
   // CHECK: [[@LINE+1]]:3: history=yes
   probe_history(o.prediction);
+  auto lv = levels_of(model, x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(lv.levels);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(lv.scale);
 }

@@ -348,6 +348,33 @@ void gan_step(torch::nn::Linear &gen, torch::nn::Linear &disc,
   }
 }
 
+// Pieces of one forward's output struct gathered for a visualisation, in a
+// loop over its levels: that loop makes no new graph, and the struct they
+// go into is a local of the outer iteration.
+struct HeadOutputs {
+  std::vector<torch::Tensor> levels;
+};
+struct HeadsImpl : torch::nn::Module {
+  torch::nn::Linear head{8, 4};
+  HeadOutputs forward(const torch::Tensor &x) {
+    HeadOutputs out;
+    for (int l = 0; l < 3; ++l)
+      out.levels.push_back(head(x));
+    return out;
+  }
+};
+TORCH_MODULE(Heads);
+void show(const HeadOutputs &outputs);
+void visualise_first(Heads &heads, const std::vector<torch::Tensor> &batches) {
+  for (const auto &x : batches) {
+    HeadOutputs all = heads->forward(x);
+    HeadOutputs first;
+    for (size_t l = 0; l < all.levels.size(); ++l)
+      first.levels.push_back(all.levels[l][0].unsqueeze(0));
+    show(first);
+  }
+}
+
 // A class that is a list of log-probabilities, backpropagated and cleared
 // by its user after each episode.
 class Episode : public std::vector<torch::Tensor> {
