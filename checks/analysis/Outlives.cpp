@@ -147,8 +147,8 @@ std::string Lifetime::name() const {
 }
 
 /// The class of the method whose object \p Target is (`this`, `*this`, or an
-/// element of it), when that class holds tensors itself (derived from a
-/// container of tensors); nullptr otherwise.
+/// element of it), when that class is the user's and holds tensors itself
+/// (derived from a container of tensors); nullptr otherwise.
 static const CXXRecordDecl *selfContainer(const Expr *Target) {
   const Expr *Base = stripWrappers(containerOf(Target))->IgnoreParenImpCasts();
   if (const auto *Deref = dyn_cast<UnaryOperator>(Base);
@@ -160,7 +160,13 @@ static const CXXRecordDecl *selfContainer(const Expr *Target) {
   QualType Object = This->getType()->getPointeeType();
   if (Object.isNull() || !holdsTensors(Object) || isTensorType(Object))
     return nullptr;
-  return Object->getAsCXXRecordDecl();
+  // The user's class derived from a container, not the container's own
+  // methods (std::vector<torch::Tensor>::push_back calling emplace_back).
+  const CXXRecordDecl *RD = Object->getAsCXXRecordDecl();
+  if (!RD || RD->isInStdNamespace() ||
+      RD->getASTContext().getSourceManager().isInSystemHeader(RD->getLocation()))
+    return nullptr;
+  return RD;
 }
 
 std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
