@@ -15,6 +15,25 @@ using namespace clang;
 
 namespace torch_tidy {
 
+/// Whether a backward pass that frees its graph walks the member written at
+/// \p Written, in the iteration (or call) that writes it.
+static bool walksMemberAfter(const analysis::HistoryAnalysis::MemberWrite &Written,
+                             ASTContext &Ctx) {
+  const Stmt *Scope = analysis::iterationAround(Written.At, Ctx);
+  const Stmt *Body = analysis::enclosingFunctionBody(Written.At, Ctx);
+  if (!Scope || !Body)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  analysis::TensorSources Sources(Body);
+  for (const CallExpr *Backward : analysis::backwardPassesIn(Scope))
+    if (!analysis::retainsGraph(Backward, Ctx) &&
+        SM.isBeforeInTranslationUnit(Written.At->getEndLoc(),
+                                     Backward->getBeginLoc()) &&
+        analysis::walksGraphOf(Backward, Written.Field, Sources))
+      return true;
+  return false;
+}
+
 Kept keptBy(llvm::ArrayRef<const Expr *> Values, const analysis::Lifetime &Life,
             const Stmt *Write, analysis::HistoryAnalysis &History) {
   ASTContext &Ctx = History.context();
@@ -41,6 +60,11 @@ Kept keptBy(llvm::ArrayRef<const Expr *> Values, const analysis::Lifetime &Life,
     if (!Site)
       if (auto Foreign = History.foreignCallWitness(Value))
         WalkedAtSite = Foreign->Summary->Walked;
+    // Left in a member by another method: what that method's iteration
+    // does with it after the write.
+    if (!Site && !WalkedAtSite)
+      if (auto Written = History.memberWitness(Value))
+        WalkedAtSite = walksMemberAfter(*Written, Ctx);
     if (!WalkedAtSite)
       return Kept::Activations;
   }
@@ -152,6 +176,18 @@ void noteCallSite(tidy::ClangTidyCheck &Check,
                  "call in another file, at %1",
                  DiagnosticIDs::Note)
           << Foreign->Param->getName() << Foreign->Summary->At;
+      return;
+    }
+  for (const Expr *Value : Values)
+    if (auto Written = History.memberWitness(Value)) {
+      const auto *Method = dyn_cast_or_null<FunctionDecl>(
+          analysis::enclosingFunction(Written->At, Ctx));
+      Check.diag(Written->At->getBeginLoc(),
+                 "'%0' is left holding a tensor that carries autograd "
+                 "history here, in '%1'",
+                 DiagnosticIDs::Note)
+          << Written->Field->getName()
+          << (Method ? Method->getNameAsString() : std::string("a method"));
       return;
     }
 }

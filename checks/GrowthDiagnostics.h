@@ -75,7 +75,8 @@ void noteLifetime(clang::tidy::ClangTidyCheck &Check,
 /// For a target updated in a function that a loop calls: a note at the
 /// call site in the unit that hands the history of one of \p Values over,
 /// or else at the parameter that a call in another unit hands it to
-/// (FunctionSummaries), naming where that call is.
+/// (FunctionSummaries), naming where that call is, or else at the write
+/// that left it in a member of the class read by the function.
 void noteCallSite(clang::tidy::ClangTidyCheck &Check,
                   llvm::ArrayRef<const clang::Expr *> Values,
                   analysis::HistoryAnalysis &History);

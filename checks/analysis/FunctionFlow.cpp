@@ -319,6 +319,15 @@ FunctionFlow::reachingDefinitions(const ValueDecl *Var, const Stmt *Use) const {
   return Result;
 }
 
+llvm::SmallVector<Definition, 4>
+FunctionFlow::definitionsAtExit(const ValueDecl *Var) const {
+  llvm::SmallVector<Definition, 4> Result;
+  if (!Cfg || collectBackwards(Var, {{&Cfg->getExit(), Cfg->getExit().size()}},
+                               Result))
+    Result.push_back({Definition::Entry, nullptr, {}});
+  return Result;
+}
+
 FunctionFlow::Carried
 FunctionFlow::carriedDefinitions(const ValueDecl *Var, const Stmt *Use,
                                  const Stmt *Loop) const {

@@ -51,6 +51,11 @@ public:
   llvm::SmallVector<Definition, 4> reachingDefinitions(const clang::ValueDecl *Var,
                                                        const clang::Stmt *Use) const;
 
+  /// The definitions of \p Var that may reach the function's exit: what a
+  /// member holds when a method returns (Entry when some path leaves it
+  /// as it was).
+  llvm::SmallVector<Definition, 4> definitionsAtExit(const clang::ValueDecl *Var) const;
+
   /// What reaches \p Use of \p Var from before the current iteration of
   /// \p Loop (the paths that cross its header without a Replace of \p Var
   /// in between) or, with no loop, from before the call (the Entry

@@ -825,7 +825,7 @@ Carries HistoryAnalysis::ofDecl(const ValueDecl *D, const Expr *Use,
     return ofDecl(Whole, Use, Index);
   }
   if (const auto *Field = dyn_cast<FieldDecl>(D))
-    return ofField(Field);
+    return ofMember(Field, Use, Element);
   const auto *Var = dyn_cast<VarDecl>(D);
   if (!Var)
     return Carries::none(); // an enumerator, a function
@@ -938,28 +938,35 @@ Carries HistoryAnalysis::ofLocal(const VarDecl *Var, const Expr *Use,
         Result |= Carries::unknown();
       continue;
     }
-    // out.recon = ...: only the field asked for, whole.
-    if (Def.Field >= 0 && Element >= 0 && Def.Field != Element)
-      continue;
-    for (const Expr *Value : Def.Values) {
-      // The in-place call itself (requires_grad_) stands for its result.
-      if (Value == Def.At) {
-        if (!guarded(Value))
-          Result |= ofCall(cast<CallExpr>(Value), WholeValue);
-        continue;
-      }
-      if (guarded(Value))
-        continue;
-      int Part = Def.Element >= 0 ? Def.Element
-                 : Def.Field >= 0     ? WholeValue
-                                      : (Def.Kind == Definition::Replace ? Element
-                                                                         : WholeValue);
-      Carries Here = of(Value, Part);
-      // t.add_(x): t is now computed from x.
-      Result |= Def.Kind == Definition::Update && IsTensor ? Here.derived() : Here;
-    }
+    Result |= ofDefinition(Def, IsTensor, Element);
     if (Result.mayHoldGraph())
       break;
+  }
+  return Result;
+}
+
+Carries HistoryAnalysis::ofDefinition(const Definition &Def, bool IsTensor,
+                                     int Element) {
+  // out.recon = ...: only the field asked for, whole.
+  if (Def.Field >= 0 && Element >= 0 && Def.Field != Element)
+    return Carries::none();
+  Carries Result = Carries::none();
+  for (const Expr *Value : Def.Values) {
+    // The in-place call itself (requires_grad_) stands for its result.
+    if (Value == Def.At) {
+      if (!guarded(Value))
+        Result |= ofCall(cast<CallExpr>(Value), WholeValue);
+      continue;
+    }
+    if (guarded(Value))
+      continue;
+    int Part = Def.Element >= 0 ? Def.Element
+               : Def.Field >= 0     ? WholeValue
+                                    : (Def.Kind == Definition::Replace ? Element
+                                                                       : WholeValue);
+    Carries Here = of(Value, Part);
+    // t.add_(x): t is now computed from x.
+    Result |= Def.Kind == Definition::Update && IsTensor ? Here.derived() : Here;
   }
   return Result;
 }

@@ -187,6 +187,14 @@ public:
   };
   std::optional<ForeignCall> foreignCallWitness(const clang::Expr *E);
 
+  /// Where a member of the user's class read in \p E was given the history
+  /// that \p E has from it, by another method (or an earlier call of the
+  /// same one): the write, and the member written.
+  struct MemberWrite {
+    const clang::FieldDecl *Field;
+    const clang::Stmt *At;
+  };
+  std::optional<MemberWrite> memberWitness(const clang::Expr *E);
   clang::ASTContext &context() const { return Ctx; }
   const CallSites *callers() const { return Callers; }
 
@@ -215,6 +223,18 @@ private:
   Carries ofLocal(const clang::VarDecl *Var, const clang::Expr *Use,
                   int Element);
   Carries ofField(const clang::FieldDecl *Field);
+  /// A member of the user's class read through `this` at \p Use: what the
+  /// method wrote into it before \p Use, or, where it reads what the method
+  /// found, memberState().
+  Carries ofMember(const clang::FieldDecl *Field, const clang::Expr *Use,
+                   int Element);
+  /// What \p Field may hold between calls of its class's methods: what the
+  /// methods whose bodies are in the unit (constructors included) leave in
+  /// it when they return. When none leaves history, what ofField() says.
+  Carries memberState(const clang::FieldDecl *Field);
+  /// What the values of one definition of a variable of type tensor
+  /// (\p IsTensor) or other give it (its element \p Element).
+  Carries ofDefinition(const Definition &Def, bool IsTensor, int Element);
   Carries ofFunctionResult(const clang::FunctionDecl *FD,
                            const clang::CallExpr *Call, int Element);
   Carries ofOpaqueCall(const clang::CallExpr *Call,
@@ -235,6 +255,11 @@ private:
   /// cached, since they may be partial.
   unsigned CycleHits = 0;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
+  llvm::DenseMap<const clang::FieldDecl *, Carries> MemberStates;
+  llvm::DenseSet<const clang::FieldDecl *> MembersInProgress;
+  /// For a member whose state may hold history: the first write found
+  /// that leaves it there.
+  llvm::DenseMap<const clang::FieldDecl *, const clang::Stmt *> MemberWrites;
   /// The calls being followed into their callees.
   llvm::SmallVector<const clang::CallExpr *, 4> CallStack;
   /// How many parameters are being followed back to their call sites.

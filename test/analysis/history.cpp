@@ -424,3 +424,44 @@ void struct_fields(torch::nn::Linear &model, const torch::Tensor &x) {
   // CHECK: [[@LINE+1]]:3: history=no
   probe_history(lv.scale);
 }
+
+// A member of the user's class read through `this`: what the method wrote
+// before the read, else what the class's methods leave in it when they
+// return (another method's write, a constructor's, an initializer's).
+class StepTrainer {
+public:
+  explicit StepTrainer(torch::nn::Linear m) : model(m), scale_(torch::ones({1})) {}
+  void step(const torch::Tensor &x) {
+    last_loss_ = model(x).sum();
+    last_loss_.backward();
+    detached_ = model(x).sum();
+    detached_ = detached_.detach();
+    {
+      torch::NoGradGuard guard;
+      guarded_ = model(x);
+    }
+    log_.push_back(model(x));
+  }
+  void read(const torch::Tensor &x) {
+    // CHECK: [[@LINE+1]]:5: history=yes
+    probe_history(last_loss_);
+    // CHECK: [[@LINE+1]]:5: history=yes
+    probe_history(last_loss_ * 2);
+    // CHECK: [[@LINE+1]]:5: history=unknown
+    probe_history(detached_);
+    // CHECK: [[@LINE+1]]:5: history=unknown
+    probe_history(guarded_);
+    // CHECK: [[@LINE+1]]:5: history=yes
+    probe_history(log_);
+    // CHECK: [[@LINE+1]]:5: history=unknown
+    probe_history(scale_);
+    // CHECK: [[@LINE+1]]:5: history=unknown
+    probe_history(untouched_);
+    last_loss_ = torch::zeros({1});
+    // CHECK: [[@LINE+1]]:5: history=no
+    probe_history(last_loss_);
+  }
+  torch::nn::Linear model;
+  torch::Tensor last_loss_, detached_, guarded_, scale_, untouched_;
+  std::vector<torch::Tensor> log_;
+};

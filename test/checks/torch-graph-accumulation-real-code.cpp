@@ -228,6 +228,29 @@ void log_step_losses(torch::nn::Linear &model, const std::vector<torch::Tensor> 
   }
 }
 
+// A member that one method leaves holding the step's loss, summed by
+// another method: the loss carries its graph from one call to the next.
+// backward() walked it where it was written, so only the nodes are kept.
+class LossTracker {
+public:
+  void step(torch::nn::Linear &model, const torch::Tensor &x) {
+    last_ = model(x).sum();
+    last_.backward();
+  }
+  void log() { total_ += last_; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'total_' outlives the call and takes on the autograd history of 'last_' every time; backward() has freed the saved activations, but each step's autograd graph nodes stay alive and host memory grows with every step [torch-graph-accumulation]
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: 'last_' is left holding a tensor that carries autograd history here, in 'step'
+  // CHECK-FIXES: void log() { total_ += last_.detach(); }
+  torch::Tensor last_, total_;
+};
+void train_tracked(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  LossTracker tracker;
+  for (const auto &x : xs) {
+    tracker.step(model, x);
+    tracker.log();
+  }
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // Gradient accumulation done right: the window is backpropagated and reset
@@ -452,3 +475,23 @@ struct SoftUpdate {
     target->weight.add_(online->weight * 0.01);
   }
 };
+
+// A member left detached by the method that writes it: what another method
+// sums keeps no graph.
+class DetachedTracker {
+public:
+  void step(torch::nn::Linear &model, const torch::Tensor &x) {
+    auto loss = model(x).sum();
+    loss.backward();
+    last_ = loss.detach();
+  }
+  void log() { total_ += last_; }
+  torch::Tensor last_, total_;
+};
+void train_detached_tracker(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  DetachedTracker tracker;
+  for (const auto &x : xs) {
+    tracker.step(model, x);
+    tracker.log();
+  }
+}

@@ -231,6 +231,27 @@ void gradient_norms(torch::nn::Linear &model, const std::vector<torch::Tensor> &
   std::cout << torch::stack(norms).max().item<double>();
 }
 
+// A member that one method leaves holding the forward's output, kept by
+// another method in a history that lives as long as the object: no backward
+// pass walks it, so each step's activations stay too.
+class OutputLog {
+public:
+  void predict(torch::nn::Linear &model, const torch::Tensor &x) { last_ = model(x); }
+  void record() { history_.push_back(last_); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'history_' outlives the call and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+  // CHECK-MESSAGES: :[[@LINE-3]]:68: note: 'last_' is left holding a tensor that carries autograd history here, in 'predict'
+  // CHECK-FIXES: void record() { history_.push_back(last_.detach()); }
+  torch::Tensor last_;
+  std::vector<torch::Tensor> history_;
+};
+void run_logged(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  OutputLog log;
+  for (const auto &x : xs) {
+    log.predict(model, x);
+    log.record();
+  }
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // One forward's output split into a vector: no new graph per iteration.
@@ -608,4 +629,31 @@ CriticReturn evaluate_stored(torch::nn::Linear &actor, const torch::Tensor &stat
   ret.logprobs = torch::stack(logprobs);
   ret.entropies = torch::stack(entropies);
   return ret;
+}
+
+// A member that the method writing it leaves detached, or writes under a
+// guard: what another method keeps has no graph.
+class CleanLog {
+public:
+  void predict(torch::nn::Linear &model, const torch::Tensor &x) {
+    last_ = model(x);
+    last_ = last_.detach();
+    {
+      torch::NoGradGuard guard;
+      scores_ = model(x);
+    }
+  }
+  void record() {
+    history_.push_back(last_);
+    history_.push_back(scores_);
+  }
+  torch::Tensor last_, scores_;
+  std::vector<torch::Tensor> history_;
+};
+void run_clean_log(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  CleanLog log;
+  for (const auto &x : xs) {
+    log.predict(model, x);
+    log.record();
+  }
 }

@@ -1,0 +1,140 @@
+//===--- HistoryMembers.cpp - H of a member of the user's class -----------===//
+//
+// A member outlives the call of the method that writes it: what one method
+// leaves in it (`last_loss_ = criterion(net->forward(x), y);` in `step()`)
+// is what another finds there (`history_.push_back(last_loss_);` in
+// `log()`). H reads a member of the user's class through `this` as the
+// method's own writes before the read say, and, where the method reads what
+// it found on entry, as what the class's methods in the unit may leave in it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/History.h"
+#include "checks/analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+/// Whether H follows \p Field from method to method: a member of a class
+/// of the user's (not the standard library's or LibTorch's) that holds
+/// tensors and is not a module.
+static bool isFollowedMember(const FieldDecl *Field, const SourceManager &SM) {
+  const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
+  if (!Class || Class->isLambda() || Class->isInStdNamespace() ||
+      SM.isInSystemHeader(Class->getLocation()))
+    return false;
+  if (!holdsTensorsOrFields(Field->getType()) ||
+      isModuleClass(recordOf(Field->getType(), /*ThroughPointer=*/true)))
+    return false;
+  std::string Name = Class->getQualifiedNameAsString();
+  llvm::StringRef Qualified(Name);
+  return !Qualified.starts_with("torch::") && !Qualified.starts_with("at::") &&
+         !Qualified.starts_with("c10::");
+}
+
+/// Whether \p Use reads its member through `this` (implicitly or not).
+static bool readsThroughThis(const Expr *Use) {
+  const auto *Member = dyn_cast_or_null<MemberExpr>(stripWrappers(Use));
+  return Member && isa<CXXThisExpr>(stripWrappers(Member->getBase()));
+}
+
+Carries HistoryAnalysis::ofMember(const FieldDecl *Field, const Expr *Use,
+                                  int Element) {
+  if (!Use || !readsThroughThis(Use) ||
+      !isFollowedMember(Field, Ctx.getSourceManager()))
+    return ofField(Field);
+  const FunctionFlow *Flow = flowAt(Use);
+  if (!Flow || !Flow->valid())
+    return memberState(Field);
+  bool IsTensor = isTensorType(Field->getType());
+  Carries Result = Carries::none();
+  for (const Definition &Def : Flow->reachingDefinitions(Field, Use)) {
+    Result |= Def.Kind == Definition::Entry ? memberState(Field)
+                                            : ofDefinition(Def, IsTensor, Element);
+    if (Result.mayHoldGraph())
+      break;
+  }
+  return Result;
+}
+
+Carries HistoryAnalysis::memberState(const FieldDecl *Field) {
+  if (auto It = MemberStates.find(Field); It != MemberStates.end())
+    return It->second;
+  if (!MembersInProgress.insert(Field).second) {
+    ++CycleHits;
+    return Carries::none(); // read while its writes are being followed
+  }
+  unsigned CyclesBefore = CycleHits;
+  const auto *Class = cast<CXXRecordDecl>(Field->getParent());
+  bool IsTensor = isTensorType(Field->getType());
+  Carries Result = Carries::none();
+  if (const Expr *Init = Field->getInClassInitializer())
+    Result |= of(Init, WholeValue);
+  for (const CXXMethodDecl *Method : Class->methods()) {
+    const FunctionDecl *Def = Method->getDefinition();
+    if (!Def || !Def->hasBody() || Result.mayHoldGraph())
+      continue;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getMember() == Field && Init->isWritten())
+          Result |= of(Init->getInit(), WholeValue);
+    const FunctionFlow *Flow = flowOf(Def);
+    if (!Flow || !Flow->valid())
+      continue;
+    for (const Definition &Left : Flow->definitionsAtExit(Field)) {
+      if (Left.Kind == Definition::Entry)
+        continue;
+      Result |= ofDefinition(Left, IsTensor, WholeValue);
+      if (Result.mayHoldGraph()) {
+        MemberWrites.try_emplace(Field, Left.At);
+        break;
+      }
+    }
+  }
+  MembersInProgress.erase(Field);
+  // Nothing the unit shows leaves history in it: what its registration
+  // says (a parameter, a buffer), or unknown.
+  if (!Result.mayHoldGraph())
+    Result = ofField(Field);
+  if (CycleHits == CyclesBefore || Result.mayHoldGraph())
+    MemberStates[Field] = Result;
+  return Result;
+}
+
+std::optional<HistoryAnalysis::MemberWrite>
+HistoryAnalysis::memberWitness(const Expr *E) {
+  // The members read through `this` in E, E itself first.
+  llvm::SmallVector<const Stmt *, 8> Work{E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Read = dyn_cast<Expr>(S); Read && readsThroughThis(Read)) {
+      const auto *Field =
+          dyn_cast<FieldDecl>(cast<MemberExpr>(stripWrappers(Read))->getMemberDecl());
+      if (Field && isFollowedMember(Field, Ctx.getSourceManager()) &&
+          memberState(Field).mayHoldGraph() && MemberWrites.count(Field)) {
+        // Only when the read sees what the method found on entry.
+        const FunctionFlow *Flow = flowAt(Read);
+        bool FromEntry = !Flow || !Flow->valid();
+        if (!FromEntry)
+          for (const Definition &Def : Flow->reachingDefinitions(Field, Read))
+            FromEntry |= Def.Kind == Definition::Entry;
+        if (FromEntry)
+          return MemberWrite{Field, MemberWrites.lookup(Field)};
+      }
+    }
+    if (isa<LambdaExpr>(S))
+      continue;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return std::nullopt;
+}
+
+} // namespace torch_tidy::analysis
