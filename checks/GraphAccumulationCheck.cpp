@@ -214,6 +214,8 @@ void GraphAccumulationCheck::report(const Expr *Write,
   noteKeepingCallSite(*this, Life, History);
   if (!Recurrent && Life.Kind == analysis::Lifetime::Call)
     noteCallSite(*this, Parts, History);
+  if (!Recurrent)
+    noteMemberWrite(*this, Parts, History);
   if (NoFix)
     noteNoFix(*this, Write, Recurrent);
 }

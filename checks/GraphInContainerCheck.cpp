@@ -209,6 +209,7 @@ void GraphInContainerCheck::report(const Expr *Store,
         << Name;
   if (Life.Kind == analysis::Lifetime::Call)
     noteCallSite(*this, Carrying, History);
+  noteMemberWrite(*this, Carrying, History);
   if (Picked) {
     diag(Picked->getBeginLoc(),
          "only this element of '%0' reaches the function's result; the "

@@ -178,6 +178,12 @@ void noteCallSite(tidy::ClangTidyCheck &Check,
           << Foreign->Param->getName() << Foreign->Summary->At;
       return;
     }
+}
+
+void noteMemberWrite(tidy::ClangTidyCheck &Check,
+                     llvm::ArrayRef<const Expr *> Values,
+                     analysis::HistoryAnalysis &History) {
+  ASTContext &Ctx = History.context();
   for (const Expr *Value : Values)
     if (auto Written = History.memberWitness(Value)) {
       const auto *Method = dyn_cast_or_null<FunctionDecl>(

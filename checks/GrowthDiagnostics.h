@@ -75,11 +75,16 @@ void noteLifetime(clang::tidy::ClangTidyCheck &Check,
 /// For a target updated in a function that a loop calls: a note at the
 /// call site in the unit that hands the history of one of \p Values over,
 /// or else at the parameter that a call in another unit hands it to
-/// (FunctionSummaries), naming where that call is, or else at the write
-/// that left it in a member of the class read by the function.
+/// (FunctionSummaries), naming where that call is.
 void noteCallSite(clang::tidy::ClangTidyCheck &Check,
                   llvm::ArrayRef<const clang::Expr *> Values,
                   analysis::HistoryAnalysis &History);
+
+/// A note at the write that left the history of one of \p Values in a
+/// member of the user's class, in another method (or an earlier call).
+void noteMemberWrite(clang::tidy::ClangTidyCheck &Check,
+                     llvm::ArrayRef<const clang::Expr *> Values,
+                     analysis::HistoryAnalysis &History);
 
 /// For a target that is a by-reference parameter: a note at the call site
 /// in the unit that hands it an object outliving the call, if there is one.

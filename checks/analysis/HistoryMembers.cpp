@@ -108,12 +108,19 @@ Carries HistoryAnalysis::memberState(const FieldDecl *Field) {
 
 std::optional<HistoryAnalysis::MemberWrite>
 HistoryAnalysis::memberWitness(const Expr *E) {
-  // The members read through `this` in E, E itself first.
-  llvm::SmallVector<const Stmt *, 8> Work{E};
+  // The members read through `this` in E, E itself first, and in what the
+  // functions it calls return (a getter: `t.loss()`), two calls deep.
+  llvm::SmallVector<std::pair<const Stmt *, unsigned>, 8> Work{{E, 0}};
   while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
+    auto [S, Depth] = Work.pop_back_val();
     if (!S)
       continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S); Call && Depth < 2)
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        if (const FunctionDecl *Def = Callee->getDefinition();
+            Def && Def->hasBody() && !isLibraryFunction(Def))
+          for (const Expr *Value : returnedValues(Def->getBody()))
+            Work.push_back({Value, Depth + 1});
     if (const auto *Read = dyn_cast<Expr>(S); Read && readsThroughThis(Read)) {
       const auto *Field =
           dyn_cast<FieldDecl>(cast<MemberExpr>(stripWrappers(Read))->getMemberDecl());
@@ -132,7 +139,7 @@ HistoryAnalysis::memberWitness(const Expr *E) {
     if (isa<LambdaExpr>(S))
       continue;
     for (const Stmt *Child : S->children())
-      Work.push_back(Child);
+      Work.push_back({Child, Depth});
   }
   return std::nullopt;
 }

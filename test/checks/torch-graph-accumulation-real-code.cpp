@@ -251,6 +251,31 @@ void train_tracked(torch::nn::Linear &model, const std::vector<torch::Tensor> &x
   }
 }
 
+// The same member read through a getter, summed in the training loop.
+class GetterTrainer {
+public:
+  void step(torch::nn::Linear &model, const torch::Tensor &x);
+  torch::Tensor loss() const { return loss_; }
+private:
+  torch::Tensor loss_;
+};
+void train_with_getter(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  GetterTrainer trainer;
+  torch::Tensor epoch_loss = torch::zeros({});
+  for (const auto &x : xs) {
+    trainer.step(model, x);
+    epoch_loss += trainer.loss();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'epoch_loss' outlives the iteration and takes on the autograd history of 'trainer.loss()' every time; backward() has freed the saved activations, but each step's autograd graph nodes stay alive and host memory grows with every step [torch-graph-accumulation]
+    // CHECK-FIXES: epoch_loss += trainer.loss().detach();
+  }
+}
+
+void GetterTrainer::step(torch::nn::Linear &model, const torch::Tensor &x) {
+  loss_ = model(x).sum();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: note: 'loss_' is left holding a tensor that carries autograd history here, in 'step'
+  loss_.backward();
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // Gradient accumulation done right: the window is backpropagated and reset
