@@ -4,6 +4,7 @@
 
 #include "checks/analysis/CarriedState.h"
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/GradGuard.h"
 #include "checks/analysis/Outlives.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/GrowthDiagnostics.h"
@@ -120,6 +121,11 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
   Write W = writeOf(Result);
+  // Run with grad mode off (a guard active at the write, G), the update
+  // records nothing: the target takes no history from it.
+  if (analysis::gradStateAt(W.At, Ctx, &Facts.callers(Ctx)) ==
+      analysis::GradState::NotRecording)
+    return;
 
   for (auto [TargetExpr, Target] : W.Targets) {
     std::optional<analysis::Lifetime> Life =

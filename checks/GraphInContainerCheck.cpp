@@ -212,7 +212,7 @@ void GraphInContainerCheck::report(const Expr *Store,
   noteMemberWrite(*this, Carrying, History);
   if (Picked) {
     diag(Picked->getBeginLoc(),
-         "only this element of '%0' reaches the function's result; the "
+         "only one element of '%0' reaches the function's result, here; the "
          "graphs of the others are kept until the function returns, for "
          "nothing",
          DiagnosticIDs::Note)

@@ -3,6 +3,7 @@
 #include "checks/analysis/FunctionFlow.h"
 
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/History.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -99,6 +100,91 @@ static std::optional<int> fieldWritten(const Expr *LHS, const ValueDecl *Var) {
     Member = dyn_cast<MemberExpr>(Base);
   }
   return std::nullopt;
+}
+
+/// Whether \p E refers to \p Param somewhere.
+static bool refersTo(const Stmt *E, const ParmVarDecl *Param) {
+  if (!E)
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E); Ref && Ref->getDecl() == Param)
+    return true;
+  for (const Stmt *Child : E->children())
+    if (refersTo(Child, Param))
+      return true;
+  return false;
+}
+
+/// Whether \p E is the object of the method, or one of its members, or an
+/// element of either (`*this`, `this->operator[](k)`, `history_`, `buf_[i]`).
+static bool isOwnState(const Expr *E) {
+  E = stripWrappers(containerOf(E));
+  if (isa_and_nonnull<CXXThisExpr>(E))
+    return true;
+  if (const auto *Op = dyn_cast_or_null<UnaryOperator>(E);
+      Op && Op->getOpcode() == UO_Deref)
+    return isa<CXXThisExpr>(stripWrappers(Op->getSubExpr()));
+  const auto *Member = dyn_cast_or_null<MemberExpr>(E);
+  return Member && isa<CXXThisExpr>(stripWrappers(Member->getBase()));
+}
+
+/// Whether the body of \p Method writes a tensor computed from \p Param
+/// into its object or one of its members (`total_ += loss`,
+/// `this->operator[](key) = value`, `history_.push_back(loss)`).
+static bool keepsParameter(const FunctionDecl *Method, const ParmVarDecl *Param) {
+  llvm::SmallVector<const Stmt *, 32> Work{Method->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    const Expr *Target = nullptr;
+    llvm::SmallVector<const Expr *, 2> Values;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+      Target = BO->getLHS();
+      Values.push_back(BO->getRHS());
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+               Op && Op->isAssignmentOp() && Op->getNumArgs() == 2) {
+      Target = Op->getArg(0);
+      Values.push_back(Op->getArg(1));
+    } else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
+      const CXXMethodDecl *MD = Call->getMethodDecl();
+      if (MD && MD->getIdentifier() && isUpdatingMethod(MD->getName())) {
+        Target = inPlaceChainRoot(Call->getImplicitObjectArgument());
+        Values.append(Call->arg_begin(), Call->arg_end());
+      }
+    }
+    if (Target && isOwnState(Target) &&
+        llvm::any_of(Values, [&](const Expr *V) {
+          return holdsTensorsOrFields(V->getType()) && refersTo(V, Param);
+        }))
+      return true;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
+}
+
+/// The arguments of \p Call, a call of a non-const method of the user's
+/// class (not a module), that its object may keep: `acc.accumulate("energy",
+/// e)`. With the method's body in the unit, those whose parameter it writes
+/// into its object or a member; without it, every one that holds tensors.
+static llvm::SmallVector<const Expr *, 2>
+keptArguments(const CXXMemberCallExpr *Call) {
+  llvm::SmallVector<const Expr *, 2> Kept;
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  if (!MD || MD->isConst() || MD->isStatic() || isLibraryFunction(MD) ||
+      isModuleClass(MD->getParent()) ||
+      MD->getASTContext().getSourceManager().isInSystemHeader(MD->getLocation()))
+    return Kept;
+  const FunctionDecl *Def = MD->getDefinition();
+  bool InView = Def && Def->hasBody();
+  for (unsigned I = 0, N = std::min(Call->getNumArgs(), MD->getNumParams());
+       I < N; ++I) {
+    const Expr *Arg = Call->getArg(I);
+    if (holdsTensors(Arg->getType()) &&
+        (!InView || keepsParameter(Def, Def->getParamDecl(I))))
+      Kept.push_back(Arg);
+  }
+  return Kept;
 }
 
 std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
@@ -198,6 +284,11 @@ std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
         Def.Values.push_back(Arg);
       return Def;
     }
+    // tracker.add(loss): a method of the user's class that keeps what it
+    // is handed.
+    if (OnVar)
+      if (auto Kept = keptArguments(Call); !Kept.empty())
+        return Definition{Definition::Update, S, Kept};
   }
   return std::nullopt;
 }

@@ -152,6 +152,11 @@ bool saysEvaluation(const clang::FunctionDecl *FD);
 /// counted), or nullptr.
 const clang::Expr *argumentFor(const clang::CallExpr *Call, unsigned Index);
 
+/// Whether H follows the tensor member \p Field from method to method: a
+/// member of a class of the user's (not the standard library's or
+/// LibTorch's) that holds tensors and is not a module.
+bool followsMember(const clang::FieldDecl *Field,
+                   const clang::SourceManager &SM);
 /// The H question, for one translation unit. Answers are cached.
 class HistoryAnalysis {
 public:
@@ -195,6 +200,17 @@ public:
     const clang::Stmt *At;
   };
   std::optional<MemberWrite> memberWitness(const clang::Expr *E);
+  /// What \p Field may hold between calls of its class's methods: what the
+  /// methods whose bodies are in the unit (constructors included) leave in
+  /// it when they return, and what the summaries say methods of other units
+  /// leave. When none leaves history, what a module's registration says of
+  /// it, or unknown.
+  Carries memberState(const clang::FieldDecl *Field);
+  /// The write found to leave history in \p Field, once memberState() has
+  /// said it may hold some; null when it is in another unit.
+  const clang::Stmt *memberWrite(const clang::FieldDecl *Field) const {
+    return MemberWrites.lookup(Field);
+  }
   clang::ASTContext &context() const { return Ctx; }
   const CallSites *callers() const { return Callers; }
 
@@ -228,10 +244,6 @@ private:
   /// found, memberState().
   Carries ofMember(const clang::FieldDecl *Field, const clang::Expr *Use,
                    int Element);
-  /// What \p Field may hold between calls of its class's methods: what the
-  /// methods whose bodies are in the unit (constructors included) leave in
-  /// it when they return. When none leaves history, what ofField() says.
-  Carries memberState(const clang::FieldDecl *Field);
   /// What the values of one definition of a variable of type tensor
   /// (\p IsTensor) or other give it (its element \p Element).
   Carries ofDefinition(const Definition &Def, bool IsTensor, int Element);

@@ -11,6 +11,7 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/History.h"
+#include "checks/analysis/Summaries.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -20,10 +21,7 @@ using namespace clang;
 
 namespace torch_tidy::analysis {
 
-/// Whether H follows \p Field from method to method: a member of a class
-/// of the user's (not the standard library's or LibTorch's) that holds
-/// tensors and is not a module.
-static bool isFollowedMember(const FieldDecl *Field, const SourceManager &SM) {
+bool followsMember(const FieldDecl *Field, const SourceManager &SM) {
   const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
   if (!Class || Class->isLambda() || Class->isInStdNamespace() ||
       SM.isInSystemHeader(Class->getLocation()))
@@ -46,7 +44,7 @@ static bool readsThroughThis(const Expr *Use) {
 Carries HistoryAnalysis::ofMember(const FieldDecl *Field, const Expr *Use,
                                   int Element) {
   if (!Use || !readsThroughThis(Use) ||
-      !isFollowedMember(Field, Ctx.getSourceManager()))
+      !followsMember(Field, Ctx.getSourceManager()))
     return ofField(Field);
   const FunctionFlow *Flow = flowAt(Use);
   if (!Flow || !Flow->valid())
@@ -97,6 +95,10 @@ Carries HistoryAnalysis::memberState(const FieldDecl *Field) {
     }
   }
   MembersInProgress.erase(Field);
+  // What the methods of other units leave in it.
+  if (Options.Summaries)
+    if (const PassedSummary *Elsewhere = Options.Summaries->member(Field))
+      Result |= Elsewhere->Passed;
   // Nothing the unit shows leaves history in it: what its registration
   // says (a parameter, a buffer), or unknown.
   if (!Result.mayHoldGraph())
@@ -124,7 +126,7 @@ HistoryAnalysis::memberWitness(const Expr *E) {
     if (const auto *Read = dyn_cast<Expr>(S); Read && readsThroughThis(Read)) {
       const auto *Field =
           dyn_cast<FieldDecl>(cast<MemberExpr>(stripWrappers(Read))->getMemberDecl());
-      if (Field && isFollowedMember(Field, Ctx.getSourceManager()) &&
+      if (Field && followsMember(Field, Ctx.getSourceManager()) &&
           memberState(Field).mayHoldGraph() && MemberWrites.count(Field)) {
         // Only when the read sees what the method found on entry.
         const FunctionFlow *Flow = flowAt(Read);

@@ -387,8 +387,9 @@ llvm::SmallVector<const Expr *, 4> fieldValuesOf(const ValueDecl *Object,
   return Stores.Values;
 }
 
-/// `v[k]`, `v.at(k)`, `v.front()`, `v.back()`: one element of \p Target.
-bool picksElementOf(const Expr *E, const ValueDecl *Target) {
+/// The variable that \p E reads one element of (`v[k]`, `v.at(k)`,
+/// `v.front()`, `v.back()`), or null.
+const ValueDecl *pickedFrom(const Expr *E) {
   const Expr *Base = nullptr;
   if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E))
     Base = Sub->getBase();
@@ -401,14 +402,16 @@ bool picksElementOf(const Expr *E, const ValueDecl *Target) {
         llvm::is_contained({"at", "front", "back"}, Method->getName()))
       Base = Call->getImplicitObjectArgument();
   }
-  return Base && referencedDecl(stripWrappers(Base)) == Target;
+  return Base ? referencedDecl(stripWrappers(Base)) : nullptr;
 }
 
 /// How what \p Target holds reaches the values returned from \p Body,
 /// following the values stored into the function's variables: as a whole
 /// (`return v;`, `torch::stack(v)`, a struct field assigned from it, an
 /// element read in a loop over it), or only as elements picked outside any
-/// loop (`return v[best];`).
+/// loop (`return v[best];`), also through another container whose elements
+/// are computed from its elements one by one (`ratios[i] = dists[i] / 2;
+/// return ratios[best];`).
 struct ResultReach {
   bool Whole = false;
   llvm::SmallVector<const Expr *, 2> Picks;
@@ -423,16 +426,33 @@ ResultReach reachOfResult(const ValueDecl *Target, const Stmt *Body,
          ASTContext &Ctx)
         : Target(Target), Body(Body), Sources(Sources), Ctx(Ctx) {}
     ResultReach Reach;
-    llvm::SmallVector<const Expr *, 8> Work;
+    /// What to follow; with the pick it was reached through when it is one
+    /// element's value of another container.
+    llvm::SmallVector<std::pair<const Expr *, const Expr *>, 8> Work;
+    const Expr *Through = nullptr;
 
     bool TraverseStmt(Stmt *S) {
       const auto *E = dyn_cast_or_null<Expr>(S);
-      if (E && picksElementOf(E, Target)) {
-        const Stmt *Loop = innermostLoop(E, Ctx);
-        if (Loop && contains(Body, Loop))
+      const ValueDecl *Picked = E ? pickedFrom(E) : nullptr;
+      if (!Picked)
+        return RecursiveASTVisitor::TraverseStmt(S);
+      const Stmt *Loop = innermostLoop(E, Ctx);
+      bool InLoop = Loop && contains(Body, Loop);
+      if (Picked == Target) {
+        if (Through)
+          Reach.Picks.push_back(Through); // one element of the other's
+        else if (InLoop)
           Reach.Whole = true; // every element, one per iteration
         else
           Reach.Picks.push_back(E);
+        return true;
+      }
+      // One element of another container: follow its element values.
+      if (!InLoop && !Through && isa<VarDecl>(Picked) &&
+          cast<VarDecl>(Picked)->hasLocalStorage() &&
+          PickedSeen.insert(Picked).second) {
+        for (const Expr *Value : Sources.storedValues(Picked))
+          Work.push_back({Value, E});
         return true;
       }
       return RecursiveASTVisitor::TraverseStmt(S);
@@ -453,26 +473,31 @@ ResultReach reachOfResult(const ValueDecl *Target, const Stmt *Body,
       if (const auto *Binding = dyn_cast<BindingDecl>(D)) {
         if (const ValueDecl *Whole = Binding->getDecomposedDecl())
           if (const Expr *Init = cast<VarDecl>(Whole)->getInit())
-            Work.push_back(Init);
+            Work.push_back({Init, nullptr});
         return true;
       }
-      llvm::append_range(Work, Sources.storedValues(D));
+      for (const Expr *Value : Sources.storedValues(D))
+        Work.push_back({Value, nullptr});
       // A struct whose fields are assigned from it (`out.logprobs =
       // torch::stack(kept); return out;`).
-      llvm::append_range(Work, fieldValuesOf(D, Body));
+      for (const Expr *Value : fieldValuesOf(D, Body))
+        Work.push_back({Value, nullptr});
       return true;
     }
     const ValueDecl *Target;
     const Stmt *Body;
     const TensorSources &Sources;
     ASTContext &Ctx;
-    llvm::SmallPtrSet<const ValueDecl *, 16> Seen;
+    llvm::SmallPtrSet<const ValueDecl *, 16> Seen, PickedSeen;
   } W(Target, Body, Sources, Ctx);
   for (const Expr *Value : returnedValues(Body))
     if (!cutsHistory(Value, Ctx))
-      W.Work.push_back(Value);
-  while (!W.Work.empty() && !W.Reach.Whole)
-    W.TraverseStmt(const_cast<Expr *>(W.Work.pop_back_val()));
+      W.Work.push_back({Value, nullptr});
+  while (!W.Work.empty() && !W.Reach.Whole) {
+    auto [Value, Through] = W.Work.pop_back_val();
+    W.Through = Through;
+    W.TraverseStmt(const_cast<Expr *>(Value));
+  }
   return W.Reach;
 }
 

@@ -10,6 +10,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -86,7 +87,26 @@ void FunctionSummaries::addPassed(const std::string &Key, unsigned Index,
     It->second.At = At.str();
 }
 
+const PassedSummary *FunctionSummaries::member(const FieldDecl *Field) const {
+  if (Members.empty())
+    return nullptr;
+  auto It = Members.find(Field->getQualifiedNameAsString());
+  return It == Members.end() ? nullptr : &It->second;
+}
+
+void FunctionSummaries::addMember(const std::string &Key, Carries C,
+                                  llvm::StringRef At) {
+  auto [It, New] = Members.try_emplace(Key, PassedSummary{C, At.str(), false});
+  if (New)
+    return;
+  It->second.Passed |= C;
+  if (!At.empty() && (It->second.At.empty() || At < It->second.At))
+    It->second.At = At.str();
+}
+
 void FunctionSummaries::merge(const FunctionSummaries &Other) {
+  for (const auto &[Key, M] : Other.Members)
+    addMember(Key, M.Passed, M.At);
   for (const auto &[Key, S] : Other.Functions)
     add(Key, S);
   for (const auto &[Key, Params] : Other.Passed)
@@ -148,9 +168,14 @@ llvm::json::Value FunctionSummaries::toJSON() const {
                                       {"returns", std::move(Returns)},
                                       {"passed", std::move(PassedList)}});
   }
+  llvm::json::Array MemberList;
+  for (const auto &[Key, M] : Members)
+    MemberList.push_back(llvm::json::Object{
+        {"member", Key}, {"carries", wordsOf(M.Passed)}, {"at", M.At}});
   return llvm::json::Object{{"format", Format},
                             {"version", Version},
-                            {"functions", std::move(List)}};
+                            {"functions", std::move(List)},
+                            {"members", std::move(MemberList)}};
 }
 
 bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
@@ -209,6 +234,19 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
                       P->getBoolean("walked").value_or(false));
       }
   }
+  // Optional: files written before members were summarised have none.
+  if (const llvm::json::Array *MemberList = O->getArray("members"))
+    for (const llvm::json::Value &MV : *MemberList) {
+      const llvm::json::Object *M = MV.getAsObject();
+      std::optional<llvm::StringRef> Key = M ? M->getString("member") : std::nullopt;
+      std::optional<llvm::StringRef> At = M ? M->getString("at") : std::nullopt;
+      Carries C;
+      if (!Key || !At || !carriesOf(M->get("carries"), C)) {
+        Error = "a malformed member summary";
+        return false;
+      }
+      Out.addMember(Key->str(), C, *At);
+    }
   return true;
 }
 
@@ -250,6 +288,12 @@ public:
   bool shouldVisitLambdaBody() const { return false; }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
+    // A class whose methods the main file defines: its members' state.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && FD->doesThisDeclarationHaveABody() && FD->isOutOfLine() &&
+        !FD->isDependentContext() &&
+        SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+      Classes.insert(MD->getParent()->getCanonicalDecl());
     if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
         FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
         !FD->isExternallyVisible() || isa<CXXConstructorDecl>(FD) ||
@@ -276,6 +320,7 @@ public:
 
   std::vector<const FunctionDecl *> Found;
   std::vector<const CallExpr *> Calls;
+  llvm::SetVector<const CXXRecordDecl *> Classes;
 
 private:
   const SourceManager &SM;
@@ -287,10 +332,32 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
   FunctionSummaries Out;
   Summarisable Finder(Ctx);
   Finder.TraverseAST(Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Where = [&](const Stmt *S) -> std::string {
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S->getBeginLoc()));
+    return P.isValid() ? std::string(P.getFilename()) + ":" +
+                             std::to_string(P.getLine()) + ":" +
+                             std::to_string(P.getColumn())
+                       : "";
+  };
+  if (!Finder.Classes.empty()) {
+    CallSites Sites(Ctx);
+    HistoryAnalysis History(Ctx, &Sites, Options);
+    for (const CXXRecordDecl *Class : Finder.Classes) {
+      const CXXRecordDecl *Def = Class->getDefinition();
+      for (const FieldDecl *Field : Def ? Def->fields() : Class->fields()) {
+        if (!followsMember(Field, SM))
+          continue;
+        Carries C = History.memberState(Field);
+        if (const Stmt *Write = History.memberWrite(Field); Write && C.mayHoldGraph())
+          Out.addMember(Field->getQualifiedNameAsString(), Carries::graph(),
+                        Where(Write));
+      }
+    }
+  }
   if (!Finder.Calls.empty()) {
     CallSites Sites(Ctx);
     HistoryAnalysis History(Ctx, &Sites, Options);
-    const SourceManager &SM = Ctx.getSourceManager();
     for (const CallExpr *Call : Finder.Calls) {
       const FunctionDecl *FD = Call->getDirectCallee();
       std::string Key;
@@ -304,11 +371,7 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
           continue;
         if (Key.empty())
           Key = FunctionSummaries::keyOf(FD);
-        PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Call->getBeginLoc()));
-        std::string At = P.isValid() ? std::string(P.getFilename()) + ":" +
-                                           std::to_string(P.getLine()) + ":" +
-                                           std::to_string(P.getColumn())
-                                     : "";
+        std::string At = Where(Call);
         bool Walked = walkedIn(iterationAround(Call, Ctx),
                                enclosingFunctionBody(Call, Ctx), Arg, Ctx);
         Out.addPassed(Key, Index, Carries::graph(), At, Walked);

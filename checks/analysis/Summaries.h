@@ -61,7 +61,12 @@ public:
   /// What calls in other units pass for parameter \p Index of \p FD.
   const PassedSummary *passed(const clang::FunctionDecl *FD,
                               unsigned Index) const;
-  bool empty() const { return Functions.empty() && Passed.empty(); }
+  /// What the methods of another unit may leave in member \p Field of
+  /// their class (Carries::graph(), and where the first such write is).
+  const PassedSummary *member(const clang::FieldDecl *Field) const;
+  bool empty() const {
+    return Functions.empty() && Passed.empty() && Members.empty();
+  }
   bool hasPassed() const { return !Passed.empty(); }
 
   /// Adds \p Other's summaries; a function summarised by both (defined in
@@ -73,6 +78,10 @@ public:
   void addPassed(const std::string &Key, unsigned Index, Carries C,
                  llvm::StringRef At, bool Walked);
 
+  /// Records that a method defined in the unit may leave history (\p C)
+  /// in the member \p Key (its qualified name), written at \p At.
+  void addMember(const std::string &Key, Carries C, llvm::StringRef At);
+
   llvm::json::Value toJSON() const;
   /// Parses what toJSON wrote; false with \p Error on anything else.
   static bool fromJSON(const llvm::json::Value &V, FunctionSummaries &Out,
@@ -81,6 +90,7 @@ public:
 private:
   std::map<std::string, FunctionSummary> Functions;
   std::map<std::string, std::map<unsigned, PassedSummary>> Passed;
+  std::map<std::string, PassedSummary> Members;
 };
 
 /// Whether a call of \p FD is answered by summaries: its body is not in the
@@ -91,9 +101,10 @@ bool bodyIsElsewhere(const clang::FunctionDecl *FD,
 
 /// The summaries of the unit whose AST is \p Ctx: what its functions that
 /// another unit may call (defined out of line in the main file, externally
-/// visible, not templates) return, when that may hold tensors; and what its
+/// visible, not templates) return, when that may hold tensors; what its
 /// calls of functions whose bodies it does not have pass them, when that
-/// carries history.
+/// carries history; and which members of the classes whose methods it
+/// defines those methods may leave holding history.
 FunctionSummaries summariseUnit(clang::ASTContext &Ctx, HistoryOptions Options);
 
 /// The summaries in file \p Path, read once per process (again when the

@@ -465,3 +465,26 @@ public:
   torch::Tensor last_loss_, detached_, guarded_, scale_, untouched_;
   std::vector<torch::Tensor> log_;
 };
+
+// A method of the user's class handed a tensor may keep it in its object:
+// with the body in view, when it writes the parameter into the object or a
+// member; without it, always.
+class Keeper : public std::vector<torch::Tensor> {
+public:
+  void keep(const torch::Tensor &t) { this->push_back(t * 2); }
+  void count(const torch::Tensor &t) { n_ += t.size(0); }
+  void stash(const torch::Tensor &t);
+  int64_t n_ = 0;
+};
+void kept_arguments(torch::nn::Linear &model, const torch::Tensor &x) {
+  Keeper a, b, c;
+  a.keep(model(x));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(a[0]);
+  b.count(model(x));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(b[0]);
+  c.stash(model(x));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(c[0]);
+}

@@ -74,3 +74,14 @@ void RunningMetrics::add_clean(const torch::Tensor &loss) {
   // CHECK: [[@LINE-1]]:3: history=unknown
   // OPAQUE: [[@LINE-2]]:3: history=unknown
 }
+
+// Members that methods of another unit leave holding history (summaries:
+// StepState::step in losses.cpp), or detached.
+void StepState::read() {
+  probe_history(last_);
+  // CHECK: [[@LINE-1]]:3: history=yes
+  // OPAQUE: [[@LINE-2]]:3: history=unknown
+  probe_history(clean_);
+  // CHECK: [[@LINE-1]]:3: history=unknown
+  // OPAQUE: [[@LINE-2]]:3: history=unknown
+}

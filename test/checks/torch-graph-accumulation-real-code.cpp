@@ -520,3 +520,25 @@ void train_detached_tracker(torch::nn::Linear &model, const std::vector<torch::T
     tracker.log();
   }
 }
+
+// An update run with grad mode off records nothing: the running value takes
+// no history from what it is handed (an accumulator that averages under
+// c10::InferenceMode).
+struct GuardedMeter {
+  torch::Tensor total_;
+  void add(torch::Tensor loss) {
+    c10::InferenceMode guard(true);
+    total_ += loss;
+  }
+  void scale(torch::Tensor weight) {
+    torch::NoGradGuard no_grad;
+    total_ /= weight;
+  }
+};
+void train_guarded_meter(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  GuardedMeter meter;
+  for (const auto &x : xs) {
+    meter.add(model(x).sum());
+    meter.scale(model(x).sum());
+  }
+}

@@ -165,12 +165,35 @@ torch::Tensor best_of_trials(torch::nn::Linear &model, const std::vector<torch::
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'scores' outlives the iteration and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
     // CHECK-MESSAGES: :[[@LINE-5]]:30: note: 'scores' is declared outside the loop
     // CHECK-MESSAGES: :[[@LINE-4]]:3: note: the loop that repeats it
-    // CHECK-MESSAGES: :[[@LINE+5]]:10: note: only this element of 'scores' reaches the function's result; the graphs of the others are kept until the function returns, for nothing
+    // CHECK-MESSAGES: :[[@LINE+5]]:10: note: only one element of 'scores' reaches the function's result, here; the graphs of the others are kept until the function returns, for nothing
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: no fix: the function returns one of the stored values with its graph; detach the others where they are no longer needed, or keep only the best one as the loop goes
     if (scores[i].item<double>() < scores[best].item<double>())
       best = i;
   }
   return scores[best];
+}
+
+// The picked trial's ratio is computed from one element of 'dists': the
+// other elements of both are kept until the return for nothing.
+torch::Tensor distance_of(const torch::Tensor &update, const torch::Tensor &metric);
+torch::Tensor best_ratio(torch::nn::Linear &model, const torch::Tensor &x,
+                         const torch::Tensor &metric, size_t trials) {
+  std::vector<torch::Tensor> dists(trials), ratios(trials);
+  auto direction = model(x);
+  for (size_t i = 0; i < trials; ++i) {
+    auto update = direction * static_cast<double>(i + 1);
+    dists[i] = distance_of(update, metric);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'dists' outlives the iteration and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+    // CHECK-MESSAGES: :[[@LINE+9]]:10: note: only one element of 'dists' reaches the function's result, here;
+    ratios[i] = dists[i] / (dists[i] + 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ratios' outlives the iteration
+    // CHECK-MESSAGES: :[[@LINE+6]]:10: note: only one element of 'ratios' reaches the function's result, here;
+  }
+  size_t best = 0;
+  for (size_t i = 0; i < trials; ++i)
+    if ((dists[i] < dists[best]).item<bool>())
+      best = i;
+  return ratios[best];
 }
 
 // One step's outputs split into a fresh vector every N steps, after

@@ -38,3 +38,12 @@ VaeLosses vae_losses(const torch::Tensor &pred, const torch::Tensor &target) {
   out.kl = kl.detach();
   return out;
 }
+
+void StepState::step(torch::nn::Linear &model, const torch::Tensor &x) {
+  last_ = model(x).sum();
+  last_.backward();
+}
+
+void StepState::step_detached(torch::nn::Linear &model, const torch::Tensor &x) {
+  clean_ = model(x).sum().detach();
+}

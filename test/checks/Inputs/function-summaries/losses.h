@@ -22,3 +22,13 @@ struct VaeLosses {
   torch::Tensor total, recon, kl;
 };
 VaeLosses vae_losses(const torch::Tensor &pred, const torch::Tensor &target);
+
+// A trainer whose steps, defined in losses.cpp, leave the step's loss in a
+// member: with its history, or detached.
+class StepState {
+public:
+  void step(torch::nn::Linear &model, const torch::Tensor &x);
+  void step_detached(torch::nn::Linear &model, const torch::Tensor &x);
+  void read();
+  torch::Tensor last_, clean_;
+};
