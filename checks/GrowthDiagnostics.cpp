@@ -19,6 +19,8 @@ namespace torch_tidy {
 /// \p Written, in the iteration (or call) that writes it.
 static bool walksMemberAfter(const analysis::HistoryAnalysis::MemberWrite &Written,
                              ASTContext &Ctx) {
+  if (!Written.At)
+    return false; // in another unit: not known
   const Stmt *Scope = analysis::iterationAround(Written.At, Ctx);
   const Stmt *Body = analysis::enclosingFunctionBody(Written.At, Ctx);
   if (!Scope || !Body)
@@ -186,6 +188,14 @@ void noteMemberWrite(tidy::ClangTidyCheck &Check,
   ASTContext &Ctx = History.context();
   for (const Expr *Value : Values)
     if (auto Written = History.memberWitness(Value)) {
+      if (!Written->At) {
+        Check.diag(Written->Field->getLocation(),
+                   "'%0' is left holding a tensor that carries autograd "
+                   "history by a method in another file, at %1",
+                   DiagnosticIDs::Note)
+            << Written->Field->getName() << Written->Elsewhere;
+        return;
+      }
       const auto *Method = dyn_cast_or_null<FunctionDecl>(
           analysis::enclosingFunction(Written->At, Ctx));
       Check.diag(Written->At->getBeginLoc(),

@@ -197,7 +197,8 @@ public:
   /// same one): the write, and the member written.
   struct MemberWrite {
     const clang::FieldDecl *Field;
-    const clang::Stmt *At;
+    const clang::Stmt *At; ///< null when the write is in another unit
+    std::string Elsewhere; ///< then, where (`file:line:column`)
   };
   std::optional<MemberWrite> memberWitness(const clang::Expr *E);
   /// What \p Field may hold between calls of its class's methods: what the
@@ -272,6 +273,8 @@ private:
   /// For a member whose state may hold history: the first write found
   /// that leaves it there.
   llvm::DenseMap<const clang::FieldDecl *, const clang::Stmt *> MemberWrites;
+  /// For one whose history comes only from the summaries: where.
+  llvm::DenseMap<const clang::FieldDecl *, std::string> ForeignMemberWrites;
   /// The calls being followed into their callees.
   llvm::SmallVector<const clang::CallExpr *, 4> CallStack;
   /// How many parameters are being followed back to their call sites.

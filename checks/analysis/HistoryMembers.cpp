@@ -97,8 +97,11 @@ Carries HistoryAnalysis::memberState(const FieldDecl *Field) {
   MembersInProgress.erase(Field);
   // What the methods of other units leave in it.
   if (Options.Summaries)
-    if (const PassedSummary *Elsewhere = Options.Summaries->member(Field))
+    if (const PassedSummary *Elsewhere = Options.Summaries->member(Field)) {
+      if (!Result.mayHoldGraph() && Elsewhere->Passed.mayHoldGraph())
+        ForeignMemberWrites.try_emplace(Field, Elsewhere->At);
       Result |= Elsewhere->Passed;
+    }
   // Nothing the unit shows leaves history in it: what its registration
   // says (a parameter, a buffer), or unknown.
   if (!Result.mayHoldGraph())
@@ -127,7 +130,8 @@ HistoryAnalysis::memberWitness(const Expr *E) {
       const auto *Field =
           dyn_cast<FieldDecl>(cast<MemberExpr>(stripWrappers(Read))->getMemberDecl());
       if (Field && followsMember(Field, Ctx.getSourceManager()) &&
-          memberState(Field).mayHoldGraph() && MemberWrites.count(Field)) {
+          memberState(Field).mayHoldGraph() &&
+          (MemberWrites.count(Field) || ForeignMemberWrites.count(Field))) {
         // Only when the read sees what the method found on entry.
         const FunctionFlow *Flow = flowAt(Read);
         bool FromEntry = !Flow || !Flow->valid();
@@ -135,7 +139,8 @@ HistoryAnalysis::memberWitness(const Expr *E) {
           for (const Definition &Def : Flow->reachingDefinitions(Field, Read))
             FromEntry |= Def.Kind == Definition::Entry;
         if (FromEntry)
-          return MemberWrite{Field, MemberWrites.lookup(Field)};
+          return MemberWrite{Field, MemberWrites.lookup(Field),
+                             ForeignMemberWrites.lookup(Field)};
       }
     }
     if (isa<LambdaExpr>(S))

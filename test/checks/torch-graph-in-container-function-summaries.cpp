@@ -3,7 +3,7 @@
 // function summaries (FunctionSummaries) the store is reported, with a
 // note that names the call. Without them the parameter is of unknown
 // origin (the OPAQUE run).
-// RUN: %torch_tidy -checks='-*,torch-*' --no-cache --export-summaries=%t.json %S/Inputs/function-summaries/callers.cpp -- %mock_torch -I%S/Inputs/function-summaries > /dev/null
+// RUN: %torch_tidy -checks='-*,torch-*' --no-cache --export-summaries=%t.json %S/Inputs/function-summaries/callers.cpp %S/Inputs/function-summaries/losses.cpp -- %mock_torch -I%S/Inputs/function-summaries > /dev/null
 // RUN: %check_torch_tidy %s torch-graph-in-container %t -- -config="{CheckOptions: {FunctionSummaries: '%t.json'}}" -- -I%S/Inputs/function-summaries
 // RUN: %check_torch_tidy --check-suffix=OPAQUE %s torch-graph-in-container %t.opaque -- -quiet -- -I%S/Inputs/function-summaries
 // RUN: %torch_tidy -checks='-*,torch-graph-in-container' --config="{CheckOptions: {FunctionSummaries: '%t.json'}}" %s -- %mock_torch -I%S/Inputs/function-summaries | FileCheck %s --check-prefix=NOTES
@@ -31,3 +31,16 @@ void RunningMetrics::add_output(const torch::Tensor &output) {
 // Every call passes a detached value, or one computed under a guard.
 void RunningMetrics::add_number(const torch::Tensor &value) { numbers_.push_back(value); }
 void RunningMetrics::add_clean(const torch::Tensor &loss) { clean_.push_back(loss); }
+
+// A member that a method of another file (StepState::step, losses.cpp) leaves
+// holding the step's loss: kept here, it keeps that graph.
+#include "losses.h"
+void StepState::read() {
+  static std::vector<torch::Tensor> kept;
+  kept.push_back(last_);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'kept' outlives the call and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+  // CHECK-FIXES: kept.push_back(last_.detach());
+  kept.push_back(clean_);
+}
+// NOTES: function-summaries.cpp:[[@LINE-5]]:3: warning: 'kept' outlives the call
+// NOTES: losses.h:{{[0-9]+}}:17: note: 'last_' is left holding a tensor that carries autograd history by a method in another file, at {{.*}}losses.cpp:{{[0-9]+}}:3
