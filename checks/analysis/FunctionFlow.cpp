@@ -102,18 +102,6 @@ static std::optional<int> fieldWritten(const Expr *LHS, const ValueDecl *Var) {
   return std::nullopt;
 }
 
-/// Whether \p E refers to \p Param somewhere.
-static bool refersTo(const Stmt *E, const ParmVarDecl *Param) {
-  if (!E)
-    return false;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E); Ref && Ref->getDecl() == Param)
-    return true;
-  for (const Stmt *Child : E->children())
-    if (refersTo(Child, Param))
-      return true;
-  return false;
-}
-
 /// Whether \p E is the object of the method, or one of its members, or an
 /// element of either (`*this`, `this->operator[](k)`, `history_`, `buf_[i]`).
 static bool isOwnState(const Expr *E) {
@@ -154,7 +142,7 @@ static bool keepsParameter(const FunctionDecl *Method, const ParmVarDecl *Param)
     }
     if (Target && isOwnState(Target) &&
         llvm::any_of(Values, [&](const Expr *V) {
-          return holdsTensorsOrFields(V->getType()) && refersTo(V, Param);
+          return holdsTensorsOrFields(V->getType()) && mentions(V, Param);
         }))
       return true;
     for (const Stmt *Child : S->children())
