@@ -152,15 +152,83 @@ const Stmt *iterationAround(const Stmt *S, ASTContext &Ctx) {
   return enclosingFunctionBody(S, Ctx);
 }
 
-bool walkedIn(const Stmt *Scope, const Stmt *FunctionBody, const Expr *Value,
-              const ASTContext &Ctx) {
-  if (!Scope || !FunctionBody)
-    return false;
-  TensorSources Sources(FunctionBody);
+/// Whether a backward pass that frees its graph runs in \p Scope and walks
+/// the graph of \p Value, itself.
+static bool walkedDirectlyIn(const Stmt *Scope, const TensorSources &Sources,
+                             const Expr *Value, const ASTContext &Ctx) {
   for (const CallExpr *Backward : backwardPassesIn(Scope))
     if (!retainsGraph(Backward, Ctx) && walksGraphOfValue(Backward, Value, Sources))
       return true;
   return false;
+}
+
+/// The variable whose member chain \p E is (`losses` for `losses.total`).
+static const ValueDecl *baseVariable(const Expr *E) {
+  E = stripWrappers(E);
+  while (const auto *Member = dyn_cast<MemberExpr>(E))
+    E = stripWrappers(Member->getBase());
+  return dyn_cast_or_null<VarDecl>(referencedDecl(E));
+}
+
+/// Whether \p Value names the struct whose field \p Backward walked
+/// (`losses.total.backward(); return {losses, norm};`).
+static bool partWalked(const CallExpr *Backward, const Expr *Value) {
+  const Expr *Roots = backwardRoots(Backward);
+  const ValueDecl *Base = Roots ? baseVariable(Roots) : nullptr;
+  return Base && mentions(Value, Base);
+}
+
+/// Whether \p Call runs a function of the unit that, once per call (not in
+/// a loop of its own), walks with a backward pass the graph of what it
+/// returns: `auto l = loss(...); l.backward(); optimizer.step(); return {l};`.
+static bool returnsWalkedGraph(const CallExpr *Call, ASTContext &Ctx) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return false;
+  const Stmt *Body = Def->getBody();
+  TensorSources Sources(Body);
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Returned = returnedValues(Body);
+  if (Returned.empty())
+    return false;
+  for (const Expr *Value : Returned) {
+    bool Walked = false;
+
+    for (const CallExpr *Backward : backwardPassesIn(Body))
+      Walked |= !retainsGraph(Backward, Ctx) &&
+                iterationAround(Backward, Ctx) == Body &&
+                SM.isBeforeInTranslationUnit(Backward->getEndLoc(),
+                                             Value->getBeginLoc()) &&
+                (walksGraphOfValue(Backward, Value, Sources) ||
+                 partWalked(Backward, Value));
+    if (!Walked)
+      return false;
+  }
+  return true;
+}
+
+bool walkedIn(const Stmt *Scope, const Stmt *FunctionBody, const Expr *Value,
+              ASTContext &Ctx) {
+  if (!Scope || !FunctionBody || !Value)
+    return false;
+  TensorSources Sources(FunctionBody);
+  if (walkedDirectlyIn(Scope, Sources, Value, Ctx))
+    return true;
+  // Computed in the iteration by a call whose own backward pass walked it.
+  auto ByCallee = [&](const Expr *E) {
+    const auto *Call = dyn_cast<CallExpr>(stripWrappers(E));
+    return Call && contains(Scope, Call) && returnsWalkedGraph(Call, Ctx);
+  };
+  if (ByCallee(Value))
+    return true;
+  // A variable (or a field of one) that only such calls store into.
+  const ValueDecl *Var = baseVariable(Value);
+  if (!Var || isa<ParmVarDecl>(Var))
+    return false;
+  auto Stored = Sources.storedValues(Var);
+  return !Stored.empty() && llvm::all_of(Stored, ByCallee);
 }
 
 } // namespace torch_tidy::analysis

@@ -69,9 +69,12 @@ bool walksGraphBuiltBefore(const clang::CallExpr *Backward,
 const clang::Stmt *iterationAround(const clang::Stmt *S, clang::ASTContext &Ctx);
 
 /// Whether a backward pass that frees its graph runs in \p Scope and walks
-/// the graph of \p Value (sources taken in \p FunctionBody).
+/// the graph of \p Value (sources taken in \p FunctionBody), or \p Value
+/// (or the variable it reads) comes from a call in \p Scope of a function
+/// of the unit whose own backward pass, run once per call, walked what it
+/// returns.
 bool walkedIn(const clang::Stmt *Scope, const clang::Stmt *FunctionBody,
-              const clang::Expr *Value, const clang::ASTContext &Ctx);
+              const clang::Expr *Value, clang::ASTContext &Ctx);
 
 /// Whether \p Backward passes retain_graph=true (or create_graph=true).
 bool retainsGraph(const clang::CallExpr *Backward, const clang::ASTContext &Ctx);

@@ -210,6 +210,15 @@ bool isMetricName(const FunctionDecl *FD) {
         return W == "loss" || W == "criterion" || W == "objective";
       }))
     return false;
+  // A gradient's norm (`clip_grad_norm_`, `grad_norm`) is computed from
+  // .grad(), which records no graph.
+  auto Has = [&](std::initializer_list<llvm::StringRef> Any) {
+    return llvm::any_of(Words, [&](llvm::StringRef W) {
+      return llvm::is_contained(Any, W);
+    });
+  };
+  if (Has({"grad", "grads", "gradient", "gradients"}) && Has({"norm", "norms"}))
+    return true;
   return llvm::any_of(Words, [](llvm::StringRef W) {
     return llvm::is_contained(
         {"accuracy", "acc", "correct", "corrects", "count", "counts",
@@ -446,7 +455,8 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
     const Expr *Base = stripWrappers(Member->getBase());
     if (Field && !Member->isArrow() && !isa<CXXThisExpr>(Base) &&
         !isModuleClass(dyn_cast<CXXRecordDecl>(Field->getParent())))
-      return of(Base, static_cast<int>(Field->getFieldIndex()));
+      return of(Base, elementPath(static_cast<int>(Field->getFieldIndex()),
+                                  Element));
   }
   if (const ValueDecl *D = referencedDecl(E))
     return ofDecl(D, E, Element);
@@ -456,8 +466,8 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
     if (guarded(E))
       return Carries::none();
     if (Element >= 0 && isTupleClass(recordOf(Construct->getType())) &&
-        static_cast<unsigned>(Element) < Construct->getNumArgs())
-      return of(Construct->getArg(Element), WholeValue);
+        static_cast<unsigned>(elementHead(Element)) < Construct->getNumArgs())
+      return of(Construct->getArg(elementHead(Element)), elementRest(Element));
     // A copy of a tuple or struct: that element of the original.
     if (Element >= 0 && Construct->getNumArgs() == 1 &&
         Construct->getConstructor()->isCopyOrMoveConstructor())
@@ -465,8 +475,9 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
     return anyOf(llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs()));
   }
   if (const auto *List = dyn_cast<InitListExpr>(E)) {
-    if (Element >= 0 && static_cast<unsigned>(Element) < List->getNumInits())
-      return of(List->getInit(Element), WholeValue);
+    if (Element >= 0 &&
+        static_cast<unsigned>(elementHead(Element)) < List->getNumInits())
+      return of(List->getInit(elementHead(Element)), elementRest(Element));
     return anyOf(llvm::ArrayRef(List->getInits(), List->getNumInits()));
   }
   if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(E))
@@ -491,15 +502,14 @@ Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
   llvm::StringRef Name = FD->getIdentifier() ? FD->getName() : "";
 
   if (auto Index = getIndex(FD); Index && Call->getNumArgs() == 1)
-    return of(Call->getArg(0), Element == WholeValue
-                                   ? static_cast<int>(*Index)
-                                   : WholeValue);
+    return of(Call->getArg(0), elementPath(static_cast<int>(*Index), Element));
   // The indices of a (values, indices) result carry no history.
-  if (Element == 1 && isIndicesPair(FD))
+  if (Element >= 0 && elementHead(Element) == 1 && isIndicesPair(FD))
     return Carries::none();
   if (isTupleMaker(FD)) {
-    if (Element >= 0 && static_cast<unsigned>(Element) < Call->getNumArgs())
-      return of(Call->getArg(Element), WholeValue);
+    if (Element >= 0 &&
+        static_cast<unsigned>(elementHead(Element)) < Call->getNumArgs())
+      return of(Call->getArg(elementHead(Element)), elementRest(Element));
     return anyOf(llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
   }
 
@@ -709,7 +719,8 @@ std::optional<Carries> HistoryAnalysis::ofSummary(const CallExpr *Call,
   const FunctionSummary *S = Options.Summaries->find(FD);
   if (!S)
     return std::nullopt;
-  auto It = S->find(Element);
+  // Summaries know the outermost elements: the whole of that one.
+  auto It = S->find(Element >= 0 ? elementHead(Element) : WholeValue);
   // A field of a struct of tensors is no element of a tuple: the whole's
   // answer does not say which fields carry.
   if (It == S->end() && !(Element >= 0 && isTensorAggregate(Call->getType())))
@@ -815,14 +826,12 @@ Carries HistoryAnalysis::ofDecl(const ValueDecl *D, const Expr *Use,
     const auto *Whole = dyn_cast_or_null<DecompositionDecl>(Binding->getDecomposedDecl());
     if (!Whole)
       return Carries::unknown();
-    int Index = WholeValue;
-    if (Element == WholeValue) {
-      auto Bindings = Whole->bindings();
-      auto It = llvm::find(Bindings, Binding);
-      if (It != Bindings.end())
-        Index = static_cast<int>(It - Bindings.begin());
-    }
-    return ofDecl(Whole, Use, Index);
+    auto Bindings = Whole->bindings();
+    auto It = llvm::find(Bindings, Binding);
+    if (It == Bindings.end())
+      return ofDecl(Whole, Use, WholeValue);
+    return ofDecl(Whole, Use,
+                  elementPath(static_cast<int>(It - Bindings.begin()), Element));
   }
   if (const auto *Field = dyn_cast<FieldDecl>(D))
     return ofMember(Field, Use, Element);
@@ -834,7 +843,8 @@ Carries HistoryAnalysis::ofDecl(const ValueDecl *D, const Expr *Use,
   return ofLocal(Var, Use, Element);
 }
 
-Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, bool &Resolved) {
+Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, int Element,
+                                     bool &Resolved) {
   Resolved = false;
   const auto *Function = dyn_cast<FunctionDecl>(Param->getDeclContext());
   if (!Function)
@@ -852,7 +862,7 @@ Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, bool &Resolved) {
       return Carries::unknown();
     auto Saved = CallStack;
     CallStack.resize(I);
-    Carries Result = of(Arg, WholeValue);
+    Carries Result = of(Arg, Element);
     CallStack = std::move(Saved);
     return Result;
   }
@@ -884,7 +894,7 @@ Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, bool &Resolved) {
   Carries Result = Carries::none();
   for (const CallExpr *Site : *Sites) {
     const Expr *Arg = argumentFor(Site, Index);
-    Carries Here = Arg ? of(Arg, WholeValue) : Carries::unknown();
+    Carries Here = Arg ? of(Arg, Element) : Carries::unknown();
     if (Here.mayHoldGraph() && !Witness.count(Param))
       Witness[Param] = Site;
     Result |= Here;
@@ -933,7 +943,7 @@ Carries HistoryAnalysis::ofLocal(const VarDecl *Var, const Expr *Use,
     if (Def.Kind == Definition::Entry) {
       bool Resolved = false;
       if (const auto *Param = dyn_cast<ParmVarDecl>(Var))
-        Result |= ofParameter(Param, Resolved);
+        Result |= ofParameter(Param, Element, Resolved);
       if (!Resolved)
         Result |= Carries::unknown();
       continue;
@@ -947,8 +957,8 @@ Carries HistoryAnalysis::ofLocal(const VarDecl *Var, const Expr *Use,
 
 Carries HistoryAnalysis::ofDefinition(const Definition &Def, bool IsTensor,
                                      int Element) {
-  // out.recon = ...: only the field asked for, whole.
-  if (Def.Field >= 0 && Element >= 0 && Def.Field != Element)
+  // out.recon = ...: only the field asked for.
+  if (Def.Field >= 0 && Element >= 0 && Def.Field != elementHead(Element))
     return Carries::none();
   Carries Result = Carries::none();
   for (const Expr *Value : Def.Values) {
@@ -960,10 +970,10 @@ Carries HistoryAnalysis::ofDefinition(const Definition &Def, bool IsTensor,
     }
     if (guarded(Value))
       continue;
-    int Part = Def.Element >= 0 ? Def.Element
-               : Def.Field >= 0     ? WholeValue
-                                    : (Def.Kind == Definition::Replace ? Element
-                                                                       : WholeValue);
+    int Part = Def.Element >= 0 ? elementPath(Def.Element, Element)
+               : Def.Field >= 0
+                   ? (Element >= 0 ? elementRest(Element) : WholeValue)
+                   : (Def.Kind == Definition::Replace ? Element : WholeValue);
     Carries Here = of(Value, Part);
     // t.add_(x): t is now computed from x.
     Result |= Def.Kind == Definition::Update && IsTensor ? Here.derived() : Here;

@@ -139,7 +139,8 @@ bool cutsHistory(const clang::Expr *E, const clang::ASTContext &Ctx);
 llvm::SmallVector<std::string, 4> nameWords(llvm::StringRef Name);
 
 /// Whether the name of function \p FD says it computes a metric (accuracy,
-/// counts, scores, ...), whose result is not differentiated.
+/// counts, scores, a gradient's norm, ...), whose result is not
+/// differentiated.
 bool isMetricName(const clang::FunctionDecl *FD);
 
 /// Whether the name of function \p FD says it evaluates a model (evaluate,
@@ -226,8 +227,25 @@ public:
   Carries returnedBy(const clang::FunctionDecl *Def, int Element);
 
 private:
+  /// An element is a path into nested tuples and structs (`r.ppo.loss`:
+  /// field 1 of field 0), kept in one int so that it keys the cache: the
+  /// outermost index in the low 8 bits, each inner one (plus one) in the
+  /// next 8. A path of one index is that index; the whole value is -1.
   static constexpr int WholeValue = -1;
-  /// H of \p E, or of its element \p Element where \p E is a tuple or pair.
+  /// The outermost index of \p Path (Path >= 0).
+  static int elementHead(int Path) { return Path & 0xff; }
+  /// \p Path without its outermost index: what is asked of that element.
+  static int elementRest(int Path) { return Path < 0x100 ? WholeValue : (Path >> 8) - 1; }
+  /// Element \p Inner of element \p Outer. Past three levels, or for an
+  /// index past 254, the whole of element \p Outer: more than was asked,
+  /// never less.
+  static int elementPath(int Outer, int Inner) {
+    if (Inner == WholeValue || Outer > 0xfe || Inner >= 0xffff)
+      return Outer;
+    return Outer | ((Inner + 1) << 8);
+  }
+  /// H of \p E, or of its element \p Element where \p E is a tuple, pair
+  /// or struct.
   Carries of(const clang::Expr *E, int Element);
   Carries ofUncached(const clang::Expr *E, int Element);
   Carries ofCall(const clang::CallExpr *Call, int Element);
@@ -236,7 +254,8 @@ private:
   Carries ofTorchFunction(const clang::CallExpr *Call, llvm::StringRef Name);
   Carries ofDecl(const clang::ValueDecl *D, const clang::Expr *Use,
                  int Element);
-  Carries ofParameter(const clang::ParmVarDecl *Param, bool &Resolved);
+  Carries ofParameter(const clang::ParmVarDecl *Param, int Element,
+                      bool &Resolved);
   Carries ofLocal(const clang::VarDecl *Var, const clang::Expr *Use,
                   int Element);
   Carries ofField(const clang::FieldDecl *Field);

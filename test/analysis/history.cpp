@@ -425,6 +425,35 @@ void struct_fields(torch::nn::Linear &model, const torch::Tensor &x) {
   probe_history(lv.scale);
 }
 
+// A field of a field: the path is followed to the end (through a local
+// aggregate, a parameter's call sites, std::get and structured bindings),
+// not cut at the outer field.
+void nested_read(const StepOutput &r) {
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(r.losses.logged);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(r.losses.total);
+}
+void nested_fields(torch::nn::Linear &model, const torch::Tensor &x) {
+  StepLosses l = braced(model, x);
+  StepOutput o{l, torch::zeros({2})};
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(o.losses.logged);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(o.losses.total);
+  nested_read(o);
+  auto t = std::make_tuple(torch::ones({1}), braced(model, x));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(std::get<1>(t).logged);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(std::get<0>(t));
+  auto [first, second] = t;
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(second.logged);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(second.total);
+}
+
 // A member of the user's class read through `this`: what the method wrote
 // before the read, else what the class's methods leave in it when they
 // return (another method's write, a constructor's, an initializer's).

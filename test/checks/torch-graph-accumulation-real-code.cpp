@@ -276,6 +276,34 @@ void GetterTrainer::step(torch::nn::Linear &model, const torch::Tensor &x) {
   loss_.backward();
 }
 
+// A training step of the unit that runs backward and returns its loss,
+// summed by the loop: the step walked the graph, so only its nodes are
+// kept. A step that only computes the loss leaves its activations too.
+torch::Tensor train_step(torch::nn::Linear &model, torch::optim::SGD &optimizer,
+                         const torch::Tensor &x) {
+  optimizer.zero_grad();
+  auto loss = model(x).pow(2).mean();
+  loss.backward();
+  optimizer.step();
+  return loss;
+}
+torch::Tensor forward_loss(torch::nn::Linear &model, const torch::Tensor &x) {
+  return model(x).pow(2).mean();
+}
+void epoch_of_steps(torch::nn::Linear &model, torch::optim::SGD &optimizer,
+                    const std::vector<torch::Tensor> &xs) {
+  torch::Tensor running = torch::zeros({}), monitored = torch::zeros({});
+  for (const auto &x : xs) {
+    auto loss = train_step(model, optimizer, x);
+    running += loss;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'running' outlives the iteration and takes on the autograd history of 'loss' every time; backward() has freed the saved activations, but each step's autograd graph nodes stay alive
+    // CHECK-FIXES: running += loss.detach();
+    monitored += forward_loss(model, x);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'monitored' outlives the iteration and takes on the autograd history of 'forward_loss(model, x)' every time, so each step's graph and saved activations stay alive
+    // CHECK-FIXES: monitored += forward_loss(model, x).detach();
+  }
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // Gradient accumulation done right: the window is backpropagated and reset

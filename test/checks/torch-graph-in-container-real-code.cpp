@@ -275,6 +275,53 @@ void run_logged(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) 
   }
 }
 
+// A metrics buffer filled field by field from a nested result struct: only
+// the loss keeps its graph; the logged parts were detached where the result
+// was built, and a gradient's norm (a function out of view) has none. The
+// update's own backward pass walked the loss: only graph nodes are kept.
+struct PpoLosses {
+  torch::Tensor loss, clipped, entropy;
+};
+struct UpdateResult {
+  PpoLosses ppo;
+  torch::Tensor grad_norm;
+};
+torch::Tensor clip_grad_norm_(const std::vector<torch::Tensor> &parameters, double max_norm);
+PpoLosses ppo_losses(const torch::Tensor &out, const torch::Tensor &target) {
+  auto clipped = (out - target).clamp(-1, 1);
+  auto entropy = out.exp().sum();
+  return {clipped.mean() - 0.01 * entropy, clipped.detach(), entropy.detach()};
+}
+UpdateResult update(torch::nn::Linear &model, torch::optim::SGD &optimizer,
+                    const torch::Tensor &x, const torch::Tensor &y) {
+  auto losses = ppo_losses(model(x), y);
+  optimizer.zero_grad();
+  losses.loss.backward();
+  auto norm = clip_grad_norm_(model->parameters(), 0.5);
+  optimizer.step();
+  return UpdateResult{losses, norm};
+}
+struct UpdateMetrics {
+  torch::Tensor loss = torch::empty({4, 8}), clipped = torch::empty({4, 8}),
+                entropy = torch::empty({4, 8}), grad_norm = torch::empty({4, 8});
+  void set(int64_t epoch, int64_t batch, const UpdateResult &result) {
+    loss.index_put_({epoch, batch}, result.ppo.loss);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'loss' outlives the call and each time a tensor that carries autograd history is stored in it; backward() has freed the saved activations, but each step's autograd graph nodes stay reachable
+    // CHECK-FIXES: loss.index_put_({epoch, batch}, result.ppo.loss.detach());
+    clipped.index_put_({epoch, batch}, result.ppo.clipped);
+    entropy.index_put_({epoch, batch}, result.ppo.entropy);
+    grad_norm.index_put_({epoch, batch}, result.grad_norm);
+  }
+};
+void ppo_epochs(torch::nn::Linear &model, torch::optim::SGD &optimizer,
+                UpdateMetrics &metrics, const torch::Tensor &x, const torch::Tensor &y) {
+  for (int64_t epoch = 0; epoch < 4; ++epoch)
+    for (int64_t batch = 0; batch < 8; ++batch) {
+      UpdateResult result = update(model, optimizer, x, y);
+      metrics.set(epoch, batch, result);
+    }
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // One forward's output split into a vector: no new graph per iteration.
