@@ -206,6 +206,33 @@ bool runsRepeatedly(const Stmt *At, const FunctionDecl *Function,
   });
 }
 
+/// A local among \p Holders whose block, after its declaration, runs a
+/// loop that trains: the graph it holds stays alive through that training.
+/// Returns the loop's statement, and the variable in \p Holder.
+const Stmt *trainingHeldThrough(const analysis::DeclSet &Holders,
+                                const VarDecl *&Holder, ASTContext &Ctx) {
+  for (const ValueDecl *D : Holders) {
+    const auto *Var = dyn_cast<VarDecl>(D);
+    if (!Var || !Var->isLocalVarDecl() || Var->isStaticLocal())
+      continue;
+    const auto *Decl = analysis::nearestAncestor<DeclStmt>(*Var, Ctx, 4);
+    const auto *Block =
+        Decl ? analysis::nearestAncestor<CompoundStmt>(*Decl, Ctx, 2) : nullptr;
+    if (!Block)
+      continue;
+    const auto *It = llvm::find(Block->body(), Decl);
+    if (It == Block->body_end())
+      continue;
+    for (++It; It != Block->body_end(); ++It)
+      if (isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(*It) &&
+          analysis::trainsIn(*It)) {
+        Holder = Var;
+        return *It;
+      }
+  }
+  return nullptr;
+}
+
 /// The statement of the innermost block that contains \p E.
 const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(*E);
@@ -382,7 +409,22 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.Block = Block;
     }
   }
-  if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !C.ByUse)
+  // A probe run once before training, in the training function itself
+  // (`auto y = enc->forward(x); std::cout << y.sizes();` in main): its
+  // graph is small, but the variable that holds it keeps it alive through
+  // all the training that follows.
+  Holders.clear();
+  if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !C.ByUse &&
+      !isTestFunction(Function) && !analysis::innermostLoop(Forward, Ctx) &&
+      analysis::trainsIn(Function->getBody()) &&
+      analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx), &Holders,
+                                 &History))
+    if (const Stmt *Loop = trainingHeldThrough(Holders, C.Holder, Ctx)) {
+      C.Function = Function;
+      C.HeldThrough = Loop;
+    }
+  if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !C.ByUse &&
+      !C.HeldThrough)
     return;
   // A unit test that runs the model once keeps nothing past the test; so
   // does a hand-written test function, unless it puts the model in
@@ -473,6 +515,12 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
                    "the code that starts the thread does not apply, and every "
                    "call records an autograd graph and keeps its activations "
                    "alive as long as the outputs")
+        : C.HeldThrough
+            ? diag(F.Forward->getBeginLoc(),
+                   "the model runs forward once with no torch::NoGradGuard or "
+                   "c10::InferenceMode and its result is only read as numbers, "
+                   "so it records an autograd graph and keeps its activations "
+                   "alive as long as the output")
             : diag(F.Forward->getBeginLoc(),
                    "the model runs forward in evaluation code with no "
                    "torch::NoGradGuard or c10::InferenceMode, so every call "
@@ -512,6 +560,9 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
       }
       if (!TrainsAfter)
         Fix = fixits::insertLineAfter(EvalStmt, Declaration, Ctx);
+    } else if (C.HeldThrough) {
+      // A guard here would stop the training that follows from recording:
+      // no fix.
     } else if (C.Block) {
       // A guard in a block of a training function covers what else the
       // block computes: only where all of that stays in the block.
@@ -566,7 +617,16 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          "differentiates it",
          DiagnosticIDs::Note)
         << C.Function->getNameAsString();
-  else if (C.GuardedStarter)
+  else if (C.HeldThrough) {
+    diag(F.Forward->getBeginLoc(),
+         "its result is only read as numbers, but '%0' keeps its graph alive "
+         "through the training that follows, until '%1' returns; run it under "
+         "a guard in a block of its own",
+         DiagnosticIDs::Note)
+        << C.Holder->getName() << C.Function->getNameAsString();
+    diag(C.HeldThrough->getBeginLoc(), "the training loop starts here",
+         DiagnosticIDs::Note);
+  } else if (C.GuardedStarter)
     diag(C.Function->getLocation(),
          "'%0' starts the thread while a guard is active", DiagnosticIDs::Note)
         << C.Function->getNameAsString();

@@ -36,6 +36,10 @@ private:
     const clang::LambdaExpr *Thread = nullptr; ///< runs on another thread
     bool GuardedStarter = false; ///< the thread is started under a guard
     bool ByUse = false; ///< its result is only read as numbers, then dropped
+    /// Run once and only read as numbers, in a function that trains: the
+    /// training loop that a variable holding its graph outlives.
+    const clang::Stmt *HeldThrough = nullptr;
+    const clang::VarDecl *Holder = nullptr; ///< that variable
     /// For evaluation by use in a function that trains: the block around
     /// the forward, which trains nothing.
     const clang::CompoundStmt *Block = nullptr;

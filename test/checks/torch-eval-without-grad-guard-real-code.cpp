@@ -8,6 +8,7 @@
 #include <torch/script.h>
 #include <functional>
 #include <future>
+#include <iostream>
 #include <thread>
 #include <vector>
 
@@ -166,6 +167,25 @@ struct SoftActorCritic {
     return outputActor.first.detach();
   }
 };
+
+// A shape probe run once at the top of the training function: the variable
+// that holds its output keeps the graph alive through the whole training
+// loop. A guard there would stop training from recording: no fix.
+void train_with_probe(torch::nn::Linear &encoder, torch::optim::SGD &optimizer,
+                      const std::vector<torch::Tensor> &batches) {
+  torch::Tensor x = torch::randn({1, 4});
+  torch::Tensor y = encoder->forward(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers, so it records an autograd graph and keeps its activations alive as long as the output [torch-eval-without-grad-guard]
+  // CHECK-MESSAGES: :[[@LINE-2]]:21: note: its result is only read as numbers, but 'y' keeps its graph alive through the training that follows, until 'train_with_probe' returns; run it under a guard in a block of its own
+  // CHECK-FIXES: torch::Tensor y = encoder->forward(x);
+  std::cout << y.sizes() << std::endl;
+  for (const auto &batch : batches) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:3: note: the training loop starts here
+    optimizer.zero_grad();
+    encoder->forward(batch).pow(2).mean().backward();
+    optimizer.step();
+  }
+}
 
 // ---- Not flagged ------------------------------------------------------------
 
@@ -366,3 +386,15 @@ struct CriticAgent {
     return {actor(x), critic(x)};
   }
 };
+
+// A probe whose output the training goes on to use: its graph is wanted.
+void train_from_first_output(torch::nn::Linear &encoder, torch::optim::SGD &optimizer,
+                             const std::vector<torch::Tensor> &batches) {
+  torch::Tensor first = encoder->forward(batches.front());
+  std::cout << first.sizes() << std::endl;
+  for (const auto &batch : batches) {
+    optimizer.zero_grad();
+    (encoder->forward(batch) - first).pow(2).mean().backward();
+    optimizer.step();
+  }
+}
