@@ -195,7 +195,6 @@ static bool returnsWalkedGraph(const CallExpr *Call, ASTContext &Ctx) {
     return false;
   for (const Expr *Value : Returned) {
     bool Walked = false;
-
     for (const CallExpr *Backward : backwardPassesIn(Body))
       Walked |= !retainsGraph(Backward, Ctx) &&
                 iterationAround(Backward, Ctx) == Body &&
