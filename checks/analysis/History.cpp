@@ -672,12 +672,17 @@ static llvm::ArrayRef<const Expr *> callArguments(const CallExpr *Call) {
   return Args;
 }
 
+/// Whether \p Element of what \p Call returns is a field of a struct of
+/// tensors: what is known of the whole does not say which of its fields
+/// carry (a loss struct whose logged parts are detached).
+static bool asksFieldOfStruct(const CallExpr *Call, int Element) {
+  return Element >= 0 && isTensorAggregate(Call->getType());
+}
+
 Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
                                       const FunctionDecl *FD, int Element) {
-  // One field of a struct of tensors computed elsewhere: the rule for the
-  // whole does not say which of its fields carry (a loss struct whose
-  // logged parts are detached).
-  if (Element >= 0 && isTensorAggregate(Call->getType()))
+  // One field of a struct of tensors computed elsewhere.
+  if (asksFieldOfStruct(Call, Element))
     return Carries::unknown();
   llvm::SmallVector<const Expr *, 4> Operands;
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
@@ -721,9 +726,8 @@ std::optional<Carries> HistoryAnalysis::ofSummary(const CallExpr *Call,
     return std::nullopt;
   // Summaries know the outermost elements: the whole of that one.
   auto It = S->find(Element >= 0 ? elementHead(Element) : WholeValue);
-  // A field of a struct of tensors is no element of a tuple: the whole's
-  // answer does not say which fields carry.
-  if (It == S->end() && !(Element >= 0 && isTensorAggregate(Call->getType())))
+  // A field of a struct of tensors is no element of a tuple.
+  if (It == S->end() && !asksFieldOfStruct(Call, Element))
     It = S->find(WholeValue);
   if (It == S->end())
     return std::nullopt;
