@@ -20,6 +20,8 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <optional>
+
 using namespace clang;
 using namespace clang::ast_matchers;
 
@@ -382,15 +384,22 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // graph: torch-unnamed-grad-guard reports that.
   // A value kept from one iteration to the next is the growth checks'
   // finding.
-  // The structural tests come first: they are cheaper than asking D.
+  // The structural tests come first: they are cheaper than asking D, which
+  // both rules below ask at most once between them.
+  bool ByContext = C.EvalCall || C.NamedBy || C.GuardedStarter;
   analysis::DeclSet Holders;
-  if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !isTestBody(Function) &&
+  std::optional<bool> Discarded;
+  auto discarded = [&] {
+    if (!Discarded)
+      Discarded = analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx),
+                                             &Holders, &History);
+    return *Discarded;
+  };
+  if (!ByContext && !isTestBody(Function) &&
       runsRepeatedly(Forward, Function, Facts.callers(Ctx), Ctx) &&
       !temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
                             Ctx.getSourceManager()) &&
-      analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx), &Holders,
-                                 &History) &&
-      !keptAcrossIterations(Forward, Holders, Ctx)) {
+      discarded() && !keptAcrossIterations(Forward, Holders, Ctx)) {
     // What a guard would cover: the function, or in one that trains, the
     // block around the forward when that block trains nothing.
     const Stmt *Body = Function->getBody();
@@ -413,18 +422,14 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // (`auto y = enc->forward(x); std::cout << y.sizes();` in main): its
   // graph is small, but the variable that holds it keeps it alive through
   // all the training that follows.
-  Holders.clear();
-  if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !C.ByUse &&
-      !isTestFunction(Function) && !analysis::innermostLoop(Forward, Ctx) &&
-      analysis::trainsIn(Function->getBody()) &&
-      analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx), &Holders,
-                                 &History))
+  if (!ByContext && !C.ByUse && !isTestFunction(Function) &&
+      !analysis::innermostLoop(Forward, Ctx) &&
+      analysis::trainsIn(Function->getBody()) && discarded())
     if (const Stmt *Loop = trainingHeldThrough(Holders, C.Holder, Ctx)) {
       C.Function = Function;
       C.HeldThrough = Loop;
     }
-  if (!C.EvalCall && !C.NamedBy && !C.GuardedStarter && !C.ByUse &&
-      !C.HeldThrough)
+  if (!ByContext && !C.ByUse && !C.HeldThrough)
     return;
   // A unit test that runs the model once keeps nothing past the test; so
   // does a hand-written test function, unless it puts the model in

@@ -193,19 +193,19 @@ static bool returnsWalkedGraph(const CallExpr *Call, ASTContext &Ctx) {
   auto Returned = returnedValues(Body);
   if (Returned.empty())
     return false;
-  for (const Expr *Value : Returned) {
-    bool Walked = false;
-    for (const CallExpr *Backward : backwardPassesIn(Body))
-      Walked |= !retainsGraph(Backward, Ctx) &&
-                iterationAround(Backward, Ctx) == Body &&
-                SM.isBeforeInTranslationUnit(Backward->getEndLoc(),
-                                             Value->getBeginLoc()) &&
-                (walksGraphOfValue(Backward, Value, Sources) ||
-                 partWalked(Backward, Value));
-    if (!Walked)
-      return false;
-  }
-  return true;
+  // The backward passes that free their graph, run once per call.
+  llvm::SmallVector<const CallExpr *, 4> OncePerCall;
+  for (const CallExpr *Backward : backwardPassesIn(Body))
+    if (!retainsGraph(Backward, Ctx) && iterationAround(Backward, Ctx) == Body)
+      OncePerCall.push_back(Backward);
+  return llvm::all_of(Returned, [&](const Expr *Value) {
+    return llvm::any_of(OncePerCall, [&](const CallExpr *Backward) {
+      return SM.isBeforeInTranslationUnit(Backward->getEndLoc(),
+                                          Value->getBeginLoc()) &&
+             (walksGraphOfValue(Backward, Value, Sources) ||
+              partWalked(Backward, Value));
+    });
+  });
 }
 
 bool walkedIn(const Stmt *Scope, const Stmt *FunctionBody, const Expr *Value,
