@@ -218,6 +218,7 @@ void GraphAccumulationCheck::report(const Expr *Write,
   }
   noteLifetime(*this, Life, Target);
   noteKeepingCallSite(*this, Life, History);
+  noteDiscardedResult(*this, Life, Write, History);
   if (!Recurrent && Life.Kind == analysis::Lifetime::Call)
     noteCallSite(*this, Parts, History);
   if (!Recurrent)

@@ -223,6 +223,34 @@ void noteKeepingCallSite(tidy::ClangTidyCheck &Check,
       << (Callee ? Callee->getNameAsString() : std::string("the function"));
 }
 
+void noteDiscardedResult(tidy::ClangTidyCheck &Check,
+                         const analysis::Lifetime &Life, const Stmt *Write,
+                         analysis::HistoryAnalysis &History) {
+  auto Discarded =
+      analysis::resultKeptForNothing(Life, Write, History.context(), History);
+  if (!Discarded)
+    return;
+  const FunctionDecl *Function =
+      analysis::enclosingFunction(Life.LoopStmt, History.context());
+  std::string Name = Function ? Function->getNameAsString() : "the function";
+  if (Discarded->Site)
+    Check.diag(Discarded->Site->getBeginLoc(),
+               "'%0' returns what the loop gathers, and no caller "
+               "differentiates it (this call reads only numbers from it): "
+               "every stored graph is kept for nothing until the result is "
+               "dropped",
+               DiagnosticIDs::Note)
+        << Name << Discarded->Site->getSourceRange();
+  else
+    Check.diag(Write->getBeginLoc(),
+               "'%0' returns what the loop gathers, and no caller "
+               "differentiates it (the calls in other units read only "
+               "numbers from it, the first at %1): every stored graph is "
+               "kept for nothing until the result is dropped",
+               DiagnosticIDs::Note)
+        << Name << Discarded->Elsewhere;
+}
+
 void noteNoFix(tidy::ClangTidyCheck &Check, const Stmt *Write, bool Recurrent) {
   Check.diag(Write->getBeginLoc(),
              Recurrent ? "no fix: a backward pass in the loop keeps the "

@@ -92,6 +92,15 @@ void noteKeepingCallSite(clang::tidy::ClangTidyCheck &Check,
                          const analysis::Lifetime &Life,
                          analysis::HistoryAnalysis &History);
 
+/// For a target that a loop fills to build its function's result, when no
+/// caller differentiates that result (resultKeptForNothing): a note at the
+/// unit's call that reads only numbers from it, or, at \p Write, where a
+/// call in another unit does.
+void noteDiscardedResult(clang::tidy::ClangTidyCheck &Check,
+                         const analysis::Lifetime &Life,
+                         const clang::Stmt *Write,
+                         analysis::HistoryAnalysis &History);
+
 /// A note saying the fix was left out, and why.
 void noteNoFix(clang::tidy::ClangTidyCheck &Check, const clang::Stmt *Write,
                bool Recurrent);

@@ -1,6 +1,7 @@
 //===--- Differentiated.cpp - D: does a value reach a backward pass? ------===//
 
 #include "checks/analysis/Differentiated.h"
+#include "checks/analysis/Summaries.h"
 
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
@@ -121,10 +122,13 @@ public:
     // Returned: what the callers do with it.
     if (returnsValue(E, Holders, Body, Sources, Ctx, History)) {
       // Callers outside the unit may do anything with what a function
-      // returns when the unit calls it nowhere; the function asked about
-      // itself is judged by the calls the unit has.
+      // returns when the unit calls it nowhere, unless the summaries say
+      // what they do; the function asked about itself is judged by the
+      // calls the unit has.
       auto Sites = Callers.of(Function);
-      if (!Sites || (Sites->empty() && Depth > 0))
+      const UsedSummary *Elsewhere = usedElsewhere(Function);
+      if (!Sites || (Elsewhere && Elsewhere->Differentiated) ||
+          (Sites->empty() && Depth > 0 && !Elsewhere))
         return true;
       for (const CallExpr *Site : *Sites)
         if (ask(Site, Depth + 1))
@@ -135,6 +139,14 @@ public:
   }
 
 private:
+  /// What calls in other units do with what \p Function returns, when the
+  /// summaries say.
+  const UsedSummary *usedElsewhere(const FunctionDecl *Function) const {
+    const FunctionSummaries *Summaries =
+        History ? History->options().Summaries.get() : nullptr;
+    return Summaries ? Summaries->used(Function) : nullptr;
+  }
+
   bool walkedAnywhere(const ValueDecl *D) {
     for (Decl *TopLevel : userDecls(Ctx)) {
       for (const CallExpr *Backward : backwardPassesInDecl(TopLevel))

@@ -215,6 +215,7 @@ public:
   }
   clang::ASTContext &context() const { return Ctx; }
   const CallSites *callers() const { return Callers; }
+  const HistoryOptions &options() const { return Options; }
 
   /// The flow of the function that contains \p S (cached).
   const FunctionFlow *flowAt(const clang::Stmt *S);

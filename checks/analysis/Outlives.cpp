@@ -9,6 +9,7 @@
 #include "checks/analysis/History.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/ModuleMode.h"
+#include "checks/analysis/Summaries.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
@@ -340,6 +341,75 @@ bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
   });
 }
 
+/// Whether \p Function is called, and no call of it may differentiate what
+/// it returns (D, with a function whose body is not in the unit taken to
+/// differentiate what it is handed): the callers read only numbers from it.
+/// As for a prediction function, the calls in view decide: the unit's, and
+/// those of other units that the summaries describe. A function that none
+/// of them calls is left to callers elsewhere, and so is a module's
+/// forward, whose calls are forward passes. \p Witness receives the
+/// unit's first call, or else where one of another unit is.
+bool callersDiscardResult(const FunctionDecl *Function, ASTContext &Ctx,
+                          HistoryAnalysis &History, DiscardedResult &Witness) {
+  const CallSites *Callers = History.callers();
+  if (!Callers || !Function)
+    return false;
+  // A module's forward: its calls are forward passes, which the evaluation
+  // check judges where they run.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Function);
+      Method && Method->getIdentifier() && isForwardName(Method->getName()) &&
+      isModuleClass(Method->getParent()))
+    return false;
+  auto Sites = Callers->of(Function);
+  if (!Sites)
+    return false;
+  const FunctionSummaries *Summaries = History.options().Summaries.get();
+  const UsedSummary *Elsewhere = Summaries ? Summaries->used(Function) : nullptr;
+  if (Elsewhere ? Elsewhere->Differentiated : Sites->empty())
+    return false;
+  if (llvm::any_of(*Sites, [&](const CallExpr *Site) {
+        return callerMayDifferentiate(Site, Ctx, *Callers,
+                                      /*OpaqueCallsMay=*/true, &History);
+      }))
+    return false;
+  if (!Sites->empty())
+    Witness.Site = Sites->front();
+  else
+    Witness.Elsewhere = Elsewhere->At;
+  return true;
+}
+
+/// The values that the store \p At writes: the arguments of
+/// `v.push_back(t)`, `buf.index_put_(i, t)`, the right side of `v[i] = t`.
+llvm::SmallVector<const Expr *, 2> storedOperands(const Stmt *At) {
+  llvm::SmallVector<const Expr *, 2> Out;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(At)) {
+    for (unsigned I = 1, N = Op->getNumArgs(); I < N; ++I)
+      Out.push_back(Op->getArg(I));
+  } else if (const auto *Call = dyn_cast<CallExpr>(At)) {
+    for (const Expr *Arg : Call->arguments())
+      if (!isa<CXXDefaultArgExpr>(Arg))
+        Out.push_back(Arg);
+  } else if (const auto *Assign = dyn_cast<BinaryOperator>(At)) {
+    Out.push_back(Assign->getRHS());
+  }
+  return Out;
+}
+
+/// Whether what \p At stores carries a graph that its function makes (a
+/// forward pass, a gradient taken with create_graph), not only one that its
+/// parameters bring: H asked as if every parameter carried nothing. Slices
+/// of a tensor the caller passed keep the caller's graph, which the caller
+/// holds anyway.
+bool storesGraphMadeInCall(const Stmt *At, HistoryAnalysis &History) {
+  HistoryOptions Own = History.options();
+  Own.UnresolvedParameters = Carries::none();
+  HistoryAnalysis Fresh(History.context(), /*Callers=*/nullptr, Own);
+  return llvm::any_of(storedOperands(At), [&](const Expr *Value) {
+    return Fresh.history(Value).mayHoldGraph();
+  });
+}
+
 /// Whether \p Function leaves what it builds (a returned result, what it
 /// stores in a by-reference parameter) for its caller to judge: it trains
 /// nothing itself (no backward pass, no optimizer step; gradients taken with
@@ -562,9 +632,11 @@ bool buildsFunctionResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
   if (loopResult(L, At, Ctx).Use != LoopResult::Whole)
     return false;
   // The caller decides, as for a module's own forward: what it does with
-  // the result is judged where it does it.
+  // the result is judged where it does it; unless the callers in view only
+  // read numbers from it (resultKeptForNothing).
   return leavesResultToCaller(enclosingFunction(L.LoopStmt, Ctx), L.LoopStmt,
-                              Ctx, History);
+                              Ctx, History) &&
+         !resultKeptForNothing(L, At, Ctx, History);
 }
 
 /// Whether \p L's target is cleared or replaced, on every run of the block
@@ -652,6 +724,20 @@ const Expr *pickedForResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) 
     return nullptr;
   LoopResult R = loopResult(L, At, Ctx);
   return R.Use == LoopResult::PickedOnly ? R.Pick : nullptr;
+}
+
+std::optional<DiscardedResult> resultKeptForNothing(const Lifetime &L,
+                                                   const Stmt *At,
+                                                   ASTContext &Ctx,
+                                                   HistoryAnalysis &History) {
+  if (L.Kind != Lifetime::Loop || loopResult(L, At, Ctx).Use != LoopResult::Whole)
+    return std::nullopt;
+  const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
+  DiscardedResult Witness;
+  if (!callersDiscardResult(Function, Ctx, History, Witness) ||
+      !storesGraphMadeInCall(At, History))
+    return std::nullopt;
+  return Witness;
 }
 
 const CallExpr *keepingCallSite(const Lifetime &L, ASTContext &Ctx,

@@ -22,6 +22,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <optional>
+#include <string>
 
 namespace torch_tidy::analysis {
 
@@ -56,12 +57,35 @@ outlivesIteration(const clang::Expr *Target, const clang::Stmt *At,
 /// backward pass consumes it after the loop, or in the loop before the target
 /// is reset (gradient accumulation); the loop builds its function's returned
 /// result (the caller decides, unless the loop runs its model as evaluation
-/// code or the result takes only one element: see pickedForResult); a module's state is stepped through a sequence that the module
+/// code, the result takes only one element: see pickedForResult, or the
+/// callers read only numbers from it: see resultKeptForNothing); a module's
+/// state is stepped through a sequence that the module
 /// can reset; the target is cleared before the store on every run of the
 /// block that repeats it; or the target is a by-reference parameter left to
 /// the caller (keepingCallSite finds none, and the function trains nothing).
 bool isBoundedOnPurpose(const Lifetime &L, const clang::Stmt *At,
                         clang::ASTContext &Ctx, HistoryAnalysis &History);
+
+/// Where the callers of a function read only numbers from its result: the
+/// unit's first call of it, or else (`file:line:column`) a call in another
+/// unit that the summaries describe.
+struct DiscardedResult {
+  const clang::CallExpr *Site = nullptr;
+  std::string Elsewhere;
+};
+
+/// For \p L, a local that a loop fills to build its function's returned
+/// result, when the function is called and no call of it may differentiate
+/// what it returns (the unit's calls, and those of other units as the
+/// summaries say), and the value stored at \p At carries a graph made in
+/// the call (H asked as if the parameters carried nothing; slices of what
+/// the caller passed keep only the caller's graph): where a caller reads
+/// only numbers from it. Each stored graph is then kept for nothing until
+/// the caller drops the result.
+std::optional<DiscardedResult> resultKeptForNothing(const Lifetime &L,
+                                                   const clang::Stmt *At,
+                                                   clang::ASTContext &Ctx,
+                                                   HistoryAnalysis &History);
 
 /// For a write that replaces the element of \p L's target, a standard
 /// container, at \p Key (`m["loss"] = t`, `v.at(0) = t`,

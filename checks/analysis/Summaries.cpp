@@ -2,6 +2,7 @@
 
 #include "checks/analysis/Summaries.h"
 #include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/Differentiated.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/LoopScope.h"
@@ -104,6 +105,28 @@ void FunctionSummaries::addMember(const std::string &Key, Carries C,
     It->second.At = At.str();
 }
 
+const UsedSummary *FunctionSummaries::used(const FunctionDecl *FD) const {
+  if (Used.empty())
+    return nullptr;
+  auto It = Used.find(keyOf(FD));
+  return It == Used.end() ? nullptr : &It->second;
+}
+
+void FunctionSummaries::addUsed(const std::string &Key, bool Differentiated,
+                                llvm::StringRef At) {
+  auto [It, New] = Used.try_emplace(Key, UsedSummary{Differentiated, At.str()});
+  if (New)
+    return;
+  UsedSummary &U = It->second;
+  // The witness: the first call that may differentiate it, or else the
+  // first call, whatever order the units are merged in.
+  if (Differentiated && !U.Differentiated)
+    U = UsedSummary{true, At.str()};
+  else if (Differentiated == U.Differentiated && !At.empty() &&
+           (U.At.empty() || At < U.At))
+    U.At = At.str();
+}
+
 void FunctionSummaries::merge(const FunctionSummaries &Other) {
   for (const auto &[Key, M] : Other.Members)
     addMember(Key, M.Passed, M.At);
@@ -112,6 +135,8 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
   for (const auto &[Key, Params] : Other.Passed)
     for (const auto &[Index, P] : Params)
       addPassed(Key, Index, P.Passed, P.At, P.Walked);
+  for (const auto &[Key, U] : Other.Used)
+    addUsed(Key, U.Differentiated, U.At);
 }
 
 static llvm::json::Array wordsOf(Carries C) {
@@ -150,6 +175,8 @@ llvm::json::Value FunctionSummaries::toJSON() const {
     Keys.insert(Entry.first);
   for (const auto &Entry : Passed)
     Keys.insert(Entry.first);
+  for (const auto &Entry : Used)
+    Keys.insert(Entry.first);
   llvm::json::Array List;
   for (const std::string &Key : Keys) {
     llvm::json::Array Returns, PassedList;
@@ -164,9 +191,13 @@ llvm::json::Value FunctionSummaries::toJSON() const {
                                                 {"carries", wordsOf(P.Passed)},
                                                 {"at", P.At},
                                                 {"walked", P.Walked}});
-    List.push_back(llvm::json::Object{{"function", Key},
-                                      {"returns", std::move(Returns)},
-                                      {"passed", std::move(PassedList)}});
+    llvm::json::Object Entry{{"function", Key},
+                             {"returns", std::move(Returns)},
+                             {"passed", std::move(PassedList)}};
+    if (auto It = Used.find(Key); It != Used.end())
+      Entry["used"] = llvm::json::Object{
+          {"differentiated", It->second.Differentiated}, {"at", It->second.At}};
+    List.push_back(std::move(Entry));
   }
   llvm::json::Array MemberList;
   for (const auto &[Key, M] : Members)
@@ -233,6 +264,18 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
         Out.addPassed(Key->str(), static_cast<unsigned>(*Index), C, *At,
                       P->getBoolean("walked").value_or(false));
       }
+    // Optional: files written before result uses were summarised have none.
+    if (const llvm::json::Value *UV = F->get("used")) {
+      const llvm::json::Object *U = UV->getAsObject();
+      std::optional<bool> Differentiated =
+          U ? U->getBoolean("differentiated") : std::nullopt;
+      std::optional<llvm::StringRef> At = U ? U->getString("at") : std::nullopt;
+      if (!Differentiated || !At) {
+        Error = "a malformed result use summary of '" + Key->str() + "'";
+        return false;
+      }
+      Out.addUsed(Key->str(), *Differentiated, *At);
+    }
   }
   // Optional: files written before members were summarised have none.
   if (const llvm::json::Array *MemberList = O->getArray("members"))
@@ -311,15 +354,27 @@ public:
 
   /// A call of a function whose body the unit does not have.
   bool VisitCallExpr(CallExpr *Call) {
-    if (!Call->isInstantiationDependent() &&
-        !SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())) &&
-        bodyIsElsewhere(Call->getDirectCallee(), SM))
+    if (Call->isInstantiationDependent() ||
+        SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
+      return true;
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (bodyIsElsewhere(FD, SM))
       Calls.push_back(Call);
+    // What it returns, whichever override runs: what the caller does with
+    // it is the same.
+    if (FD && !isLibraryFunction(FD) &&
+        !SM.isInSystemHeader(FD->getLocation()) &&
+        !(FD->getDefinition() && FD->getDefinition()->hasBody()) &&
+        holdsTensorsOrFields(FD->getReturnType()))
+      Results.push_back(Call);
     return true;
   }
 
   std::vector<const FunctionDecl *> Found;
   std::vector<const CallExpr *> Calls;
+  /// Calls, of functions whose bodies the unit does not have, that return
+  /// tensors.
+  std::vector<const CallExpr *> Results;
   llvm::SetVector<const CXXRecordDecl *> Classes;
 
 private:
@@ -355,9 +410,14 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
       }
     }
   }
-  if (!Finder.Calls.empty()) {
+  if (!Finder.Calls.empty() || !Finder.Results.empty()) {
     CallSites Sites(Ctx);
     HistoryAnalysis History(Ctx, &Sites, Options);
+    for (const CallExpr *Call : Finder.Results)
+      Out.addUsed(FunctionSummaries::keyOf(Call->getDirectCallee()),
+                  callerMayDifferentiate(Call, Ctx, Sites,
+                                         /*OpaqueCallsMay=*/true, &History),
+                  Where(Call));
     for (const CallExpr *Call : Finder.Calls) {
       const FunctionDecl *FD = Call->getDirectCallee();
       std::string Key;

@@ -8,7 +8,8 @@
 // the summaries of the units it checks; the `FunctionSummaries` option
 // names such a file, and H answers from it for a call whose callee's body
 // is not in the unit. A summary also says what calls in other units pass a
-// function: where its body is, a parameter carries what they pass.
+// function: where its body is, a parameter carries what they pass; and
+// whether they may differentiate what it returns (D across units).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,14 @@ struct PassedSummary {
   bool Walked = false;
 };
 
+/// What calls in other units do with what a function returns: whether one
+/// at least may differentiate it (D), and where the first call is
+/// (`file:line:column`; the first one that may, when one does).
+struct UsedSummary {
+  bool Differentiated = false;
+  std::string At;
+};
+
 class FunctionSummaries {
 public:
   /// The name a function is known by in every unit: its qualified name,
@@ -61,11 +70,15 @@ public:
   /// What calls in other units pass for parameter \p Index of \p FD.
   const PassedSummary *passed(const clang::FunctionDecl *FD,
                               unsigned Index) const;
+  /// What calls in other units do with what \p FD returns; null when no
+  /// unit summarised calls it.
+  const UsedSummary *used(const clang::FunctionDecl *FD) const;
   /// What the methods of another unit may leave in member \p Field of
   /// their class (Carries::graph(), and where the first such write is).
   const PassedSummary *member(const clang::FieldDecl *Field) const;
   bool empty() const {
-    return Functions.empty() && Passed.empty() && Members.empty();
+    return Functions.empty() && Passed.empty() && Members.empty() &&
+           Used.empty();
   }
   bool hasPassed() const { return !Passed.empty(); }
 
@@ -77,6 +90,10 @@ public:
   /// the function \p Key, walked by a backward pass there or not.
   void addPassed(const std::string &Key, unsigned Index, Carries C,
                  llvm::StringRef At, bool Walked);
+
+  /// Records that a call at \p At of the function \p Key may
+  /// differentiate what it returns, or not.
+  void addUsed(const std::string &Key, bool Differentiated, llvm::StringRef At);
 
   /// Records that a method defined in the unit may leave history (\p C)
   /// in the member \p Key (its qualified name), written at \p At.
@@ -91,6 +108,7 @@ private:
   std::map<std::string, FunctionSummary> Functions;
   std::map<std::string, std::map<unsigned, PassedSummary>> Passed;
   std::map<std::string, PassedSummary> Members;
+  std::map<std::string, UsedSummary> Used;
 };
 
 /// Whether a call of \p FD is answered by summaries: its body is not in the
@@ -103,8 +121,9 @@ bool bodyIsElsewhere(const clang::FunctionDecl *FD,
 /// another unit may call (defined out of line in the main file, externally
 /// visible, not templates) return, when that may hold tensors; what its
 /// calls of functions whose bodies it does not have pass them, when that
-/// carries history; and which members of the classes whose methods it
-/// defines those methods may leave holding history.
+/// carries history, and whether they may differentiate what those return;
+/// and which members of the classes whose methods it defines those methods
+/// may leave holding history.
 FunctionSummaries summariseUnit(clang::ASTContext &Ctx, HistoryOptions Options);
 
 /// The summaries in file \p Path, read once per process (again when the

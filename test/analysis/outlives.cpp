@@ -100,11 +100,12 @@ torch::Tensor unroll(torch::nn::Linear &model, torch::Tensor h) {
   }
   return torch::stack(outputs);
 }
-// The caller decides, even when it only looks at the result.
+// The caller decides; the only one in the unit (largest, below) reads a
+// number from the result, so every element's graph is kept for nothing.
 std::vector<torch::Tensor> gather(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
   std::vector<torch::Tensor> outputs;
   for (const auto &x : xs) {
-    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    // CHECK: [[@LINE+1]]:5: outlives=loop{{$}}
     probe_outlives(outputs);
     outputs.push_back(model(x));
   }
@@ -136,6 +137,31 @@ std::vector<torch::Tensor> gather_for_caller(torch::nn::Linear &model, const std
 }
 void train_on_gathered(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
   torch::stack(gather_for_caller(model, xs)).sum().backward();
+}
+// Slices of a tensor the caller passed, gathered and returned to a caller
+// that reads only numbers: each keeps only the caller's graph, which the
+// caller holds anyway.
+std::vector<torch::Tensor> pieces(const torch::Tensor &flat) {
+  std::vector<torch::Tensor> out;
+  for (int64_t i = 0; i < 4; ++i) {
+    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    probe_outlives(out, flat.slice(0, i, i + 1));
+    out.push_back(flat.slice(0, i, i + 1));
+  }
+  return out;
+}
+double first_piece(torch::nn::Linear &model, const torch::Tensor &x) {
+  return pieces(model(x))[0].sum().item<double>();
+}
+// A function that no call in the unit reads: left to callers elsewhere.
+std::vector<torch::Tensor> uncalled(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> out;
+  for (const auto &x : xs) {
+    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    probe_outlives(out, model(x));
+    out.push_back(model(x));
+  }
+  return out;
 }
 // A struct of tensors, filled field by field and returned whole.
 struct Heads {

@@ -44,3 +44,26 @@ void StepState::read() {
 }
 // NOTES: function-summaries.cpp:[[@LINE-5]]:3: warning: 'kept' outlives the call
 // NOTES: losses.h:{{[0-9]+}}:17: note: 'last_' is left holding a tensor that carries autograd history by a method in another file, at {{.*}}losses.cpp:{{[0-9]+}}:3
+
+// What a loop gathers and returns, read by calls in another file: kept for
+// nothing when they read only numbers from it (the summaries say so), the
+// caller's graph when they train on it. Without the summaries no call is in
+// view, and the callers elsewhere decide.
+std::vector<torch::Tensor> Rollout::values(torch::nn::Linear &critic,
+                                           const std::vector<torch::Tensor> &states) {
+  std::vector<torch::Tensor> values;
+  for (const auto &s : states)
+    values.push_back(critic(s));
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'values' outlives the iteration and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+  // CHECK-FIXES: values.push_back(critic(s).detach());
+  return values;
+}
+// NOTES: function-summaries.cpp:[[@LINE-5]]:5: warning: 'values' outlives the iteration
+// NOTES: function-summaries.cpp:[[@LINE-6]]:5: note: 'values' returns what the loop gathers, and no caller differentiates it (the calls in other units read only numbers from it, the first at {{.*}}callers.cpp:{{[0-9]+}}:{{[0-9]+}}): every stored graph is kept for nothing until the result is dropped
+std::vector<torch::Tensor> Rollout::log_probs(torch::nn::Linear &actor,
+                                              const std::vector<torch::Tensor> &states) {
+  std::vector<torch::Tensor> out;
+  for (const auto &s : states)
+    out.push_back(torch::log_softmax(actor(s), -1));
+  return out;
+}

@@ -727,3 +727,50 @@ void run_clean_log(torch::nn::Linear &model, const std::vector<torch::Tensor> &x
     log.record();
   }
 }
+
+// A critic's values gathered over an episode and returned; the only caller
+// prints their mean. Every step's forward graph is kept for nothing until
+// the caller drops the result.
+std::vector<torch::Tensor> episode_values(torch::nn::Linear &critic,
+                                          const std::vector<torch::Tensor> &states) {
+  std::vector<torch::Tensor> values;
+  for (const auto &s : states)
+    values.push_back(critic(s));
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'values' outlives the iteration and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+  // CHECK-FIXES: values.push_back(critic(s).detach());
+  return values;
+}
+void log_values(torch::nn::Linear &critic, const std::vector<torch::Tensor> &states) {
+  auto values = episode_values(critic, states);
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: note: 'episode_values' returns what the loop gathers, and no caller differentiates it (this call reads only numbers from it): every stored graph is kept for nothing until the result is dropped
+  std::cout << torch::stack(values).mean().item<double>() << "\n";
+}
+// The same gathering for a caller that trains on it: the caller's graph.
+std::vector<torch::Tensor> episode_log_probs(torch::nn::Linear &actor,
+                                             const std::vector<torch::Tensor> &states) {
+  std::vector<torch::Tensor> log_probs;
+  for (const auto &s : states)
+    log_probs.push_back(torch::log_softmax(actor(s), -1));
+  return log_probs;
+}
+void policy_update(torch::nn::Linear &actor, torch::optim::SGD &opt,
+                   const std::vector<torch::Tensor> &states) {
+  auto log_probs = episode_log_probs(actor, states);
+  opt.zero_grad();
+  (-torch::stack(log_probs).sum()).backward();
+  opt.step();
+}
+// Slices of an update the caller computed, handed back to a caller that
+// applies them as numbers: each keeps only the caller's graph.
+std::vector<torch::Tensor> unflatten(const torch::Tensor &flat) {
+  std::vector<torch::Tensor> parts;
+  for (int64_t i = 0; i < 3; ++i)
+    parts.push_back(flat.slice(0, i * 4, i * 4 + 4).reshape({2, 2}));
+  return parts;
+}
+double update_norm(torch::nn::Linear &model, const torch::Tensor &x) {
+  double norm = 0;
+  for (const auto &part : unflatten(model(x).flatten()))
+    norm += part.norm().item<double>();
+  return norm;
+}

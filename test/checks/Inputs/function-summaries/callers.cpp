@@ -24,3 +24,17 @@ void clean(RunningMetrics &metrics, const torch::Tensor &x) {
   torch::NoGradGuard no_grad;
   metrics.add_clean(x * 2);
 }
+
+double mean_value(Rollout &rollout, torch::nn::Linear &critic,
+                  const std::vector<torch::Tensor> &states) {
+  auto values = rollout.values(critic, states);
+  return torch::stack(values).mean().item<double>();
+}
+
+void policy_step(Rollout &rollout, torch::nn::Linear &actor, torch::optim::SGD &opt,
+                 const std::vector<torch::Tensor> &states) {
+  auto log_probs = rollout.log_probs(actor, states);
+  opt.zero_grad();
+  (-torch::stack(log_probs).sum()).backward();
+  opt.step();
+}

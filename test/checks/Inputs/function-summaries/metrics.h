@@ -18,3 +18,13 @@ private:
   std::vector<torch::Tensor> clean_;
   torch::Tensor total_ = torch::zeros({});
 };
+
+// A rollout whose steps a method defined in the test gathers and returns;
+// callers.cpp reads only numbers from one result and trains on the other.
+class Rollout {
+public:
+  std::vector<torch::Tensor> values(torch::nn::Linear &critic,
+                                    const std::vector<torch::Tensor> &states);
+  std::vector<torch::Tensor> log_probs(torch::nn::Linear &actor,
+                                       const std::vector<torch::Tensor> &states);
+};
