@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 #include <torch/script.h>
 #include <functional>
+#include <iostream>
 #include <tuple>
 #include <vector>
 
@@ -569,4 +570,35 @@ void train_guarded_meter(torch::nn::Linear &model, const std::vector<torch::Tens
     meter.add(model(x).sum());
     meter.scale(model(x).sum());
   }
+}
+
+// An episode's return summed over its steps and returned; the only caller
+// prints it. Every step's forward graph is kept for nothing until the
+// caller drops the sum.
+torch::Tensor episode_return(torch::nn::Linear &critic,
+                             const std::vector<torch::Tensor> &states) {
+  torch::Tensor total = torch::zeros({});
+  for (const auto &s : states)
+    total = total + critic(s).sum();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'total' outlives the iteration and takes on the autograd history of 'critic(s).sum()' every time, so each step's graph and saved activations stay alive and memory grows with every step [torch-graph-accumulation]
+  // CHECK-FIXES: total = total + critic(s).sum().detach();
+  return total;
+}
+void print_return(torch::nn::Linear &critic, const std::vector<torch::Tensor> &states) {
+  // CHECK-MESSAGES: :[[@LINE+1]]:16: note: 'episode_return' returns what the loop gathers, and no caller differentiates it (this call reads only numbers from it): every stored graph is kept for nothing until the result is dropped
+  std::cout << episode_return(critic, states).item<double>() << "\n";
+}
+// The same sum for a caller that trains on it: the caller's graph.
+torch::Tensor episode_loss(torch::nn::Linear &actor,
+                           const std::vector<torch::Tensor> &states) {
+  torch::Tensor total = torch::zeros({});
+  for (const auto &s : states)
+    total = total + actor(s).pow(2).sum();
+  return total;
+}
+void train_episode(torch::nn::Linear &actor, torch::optim::SGD &opt,
+                   const std::vector<torch::Tensor> &states) {
+  opt.zero_grad();
+  episode_loss(actor, states).backward();
+  opt.step();
 }
