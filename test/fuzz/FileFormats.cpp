@@ -15,6 +15,7 @@
 #include "driver/report/Findings.h"
 #include "base/ResultFile.h"
 #include "runtime_verify/instrument/Growth.h"
+#include "checks/analysis/Summaries.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -175,6 +176,31 @@ void parseVerifyTrace(llvm::StringRef Bytes) {
   llvm::sys::fs::remove(Path);
 }
 
+// The FunctionSummaries option and --export-summaries: parsed, merged into
+// what other units' summaries say, and written back.
+void parseFunctionSummaries(llvm::StringRef Bytes) {
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Bytes);
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return;
+  }
+  torch_tidy::analysis::FunctionSummaries Read, Merged;
+  std::string Error;
+  if (!torch_tidy::analysis::FunctionSummaries::fromJSON(*V, Read, Error))
+    return;
+  Merged.merge(Read);
+  Merged.merge(Read);
+  std::string Written;
+  llvm::raw_string_ostream(Written) << Merged.toJSON();
+  llvm::Expected<llvm::json::Value> Again = llvm::json::parse(Written);
+  if (!Again) {
+    llvm::consumeError(Again.takeError());
+    return;
+  }
+  torch_tidy::analysis::FunctionSummaries Reread;
+  (void)torch_tidy::analysis::FunctionSummaries::fromJSON(*Again, Reread, Error);
+}
+
 const torch_tidy::fuzz::FileFormat Formats[] = {
     {".clang-tidy / --config", parseClangTidyConfig},
     {"compile_commands.json", parseCompileCommands},
@@ -184,6 +210,8 @@ const torch_tidy::fuzz::FileFormat Formats[] = {
     {"--baseline", parseBaseline},
     {"exported fixes (apply-fixes, merge)", parseExportedFixes},
     {"verify probe trace", parseVerifyTrace},
+    {"function summaries (FunctionSummaries, --export-summaries)",
+     parseFunctionSummaries},
     // Register further formats here, one line each:
     //   {"<what the file is>", <function taking llvm::StringRef>},
 };
