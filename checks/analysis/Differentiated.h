@@ -6,7 +6,8 @@
 // value, to every call site in the unit; into members and globals that a
 // backward pass of the unit walks; and into functions it is handed to. A
 // value handed to a function whose body is not in the unit, or returned by
-// a function whose callers are not all known, may be differentiated there.
+// a function whose callers are not all known (in the unit, or in other
+// units as the function summaries say), may be differentiated there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_DIFFERENTIATED_H
