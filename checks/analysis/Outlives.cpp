@@ -410,6 +410,16 @@ bool storesGraphMadeInCall(const Stmt *At, HistoryAnalysis &History) {
   });
 }
 
+/// Whether what the loop of \p Function stores at \p At for its result is
+/// kept for nothing: the callers read only numbers from the result, and the
+/// stored value carries a graph made in the call (resultKeptForNothing).
+bool gatheredForNothing(const FunctionDecl *Function, const Stmt *At,
+                        ASTContext &Ctx, HistoryAnalysis &History,
+                        DiscardedResult &Witness) {
+  return callersDiscardResult(Function, Ctx, History, Witness) &&
+         storesGraphMadeInCall(At, History);
+}
+
 /// Whether \p Function leaves what it builds (a returned result, what it
 /// stores in a by-reference parameter) for its caller to judge: it trains
 /// nothing itself (no backward pass, no optimizer step; gradients taken with
@@ -634,9 +644,10 @@ bool buildsFunctionResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
   // The caller decides, as for a module's own forward: what it does with
   // the result is judged where it does it; unless the callers in view only
   // read numbers from it (resultKeptForNothing).
-  return leavesResultToCaller(enclosingFunction(L.LoopStmt, Ctx), L.LoopStmt,
-                              Ctx, History) &&
-         !resultKeptForNothing(L, At, Ctx, History);
+  const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
+  DiscardedResult Witness;
+  return leavesResultToCaller(Function, L.LoopStmt, Ctx, History) &&
+         !gatheredForNothing(Function, At, Ctx, History, Witness);
 }
 
 /// Whether \p L's target is cleared or replaced, on every run of the block
@@ -734,8 +745,7 @@ std::optional<DiscardedResult> resultKeptForNothing(const Lifetime &L,
     return std::nullopt;
   const FunctionDecl *Function = enclosingFunction(L.LoopStmt, Ctx);
   DiscardedResult Witness;
-  if (!callersDiscardResult(Function, Ctx, History, Witness) ||
-      !storesGraphMadeInCall(At, History))
+  if (!gatheredForNothing(Function, At, Ctx, History, Witness))
     return std::nullopt;
   return Witness;
 }

@@ -313,12 +313,18 @@ static unsigned elementsOf(QualType T) {
   return Pack.getKind() == TemplateArgument::Pack ? Pack.pack_size() : 0;
 }
 
-bool bodyIsElsewhere(const FunctionDecl *FD, const SourceManager &SM) {
+/// Whether \p FD is the user's (not LibTorch's or the standard library's)
+/// and its body is not in the unit.
+static bool userBodyNotInUnit(const FunctionDecl *FD, const SourceManager &SM) {
   if (!FD || isLibraryFunction(FD) || SM.isInSystemHeader(FD->getLocation()))
     return false;
-  if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody())
-    return false;
-  return !mayBeOverridden(dyn_cast<CXXMethodDecl>(FD));
+  const FunctionDecl *Def = FD->getDefinition();
+  return !(Def && Def->hasBody());
+}
+
+bool bodyIsElsewhere(const FunctionDecl *FD, const SourceManager &SM) {
+  return userBodyNotInUnit(FD, SM) &&
+         !mayBeOverridden(dyn_cast<CXXMethodDecl>(FD));
 }
 
 namespace {
@@ -362,10 +368,7 @@ public:
       Calls.push_back(Call);
     // What it returns, whichever override runs: what the caller does with
     // it is the same.
-    if (FD && !isLibraryFunction(FD) &&
-        !SM.isInSystemHeader(FD->getLocation()) &&
-        !(FD->getDefinition() && FD->getDefinition()->hasBody()) &&
-        holdsTensorsOrFields(FD->getReturnType()))
+    if (userBodyNotInUnit(FD, SM) && holdsTensorsOrFields(FD->getReturnType()))
       Results.push_back(Call);
     return true;
   }
