@@ -85,6 +85,39 @@ bool returnsValue(const Expr *E, const DeclSet &Holders, const Stmt *Body,
   return false;
 }
 
+/// Whether \p Function is the call operator of the lambda around \p At and
+/// its closure is handed to a test or benchmark framework (Catch2's
+/// `BENCHMARK("name") { return f(); };` assigns it to a
+/// Catch::Benchmark::Benchmark): the framework runs it and measures or
+/// compares what it returns.
+bool runByTestHarness(const FunctionDecl *Function, const Expr *At,
+                      ASTContext &Ctx) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(Function);
+  if (!MD || !MD->getParent()->isLambda())
+    return false;
+  const auto *Lambda = nearestAncestor<LambdaExpr>(*At, Ctx);
+  if (!Lambda || Lambda->getCallOperator()->getCanonicalDecl() !=
+                     MD->getCanonicalDecl())
+    return false;
+  DynTypedNode Node = DynTypedNode::create(*Lambda);
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    Node = Parents[0];
+    if (const auto *Call = Node.get<CallExpr>())
+      return isTestHarnessFunction(Call->getDirectCallee());
+    if (const auto *Built = Node.get<CXXConstructExpr>()) {
+      if (isTestHarnessFunction(Built->getConstructor()))
+        return true;
+      continue; // a copy of the closure, a std::function around it
+    }
+    if (!Node.get<Expr>())
+      return false; // held in a variable, returned, ...
+  }
+  return false;
+}
+
 class Question {
 public:
   Question(ASTContext &Ctx, const CallSites &Callers, bool OpaqueCallsMay,
@@ -124,15 +157,23 @@ public:
       // Callers outside the unit may do anything with what a function
       // returns when the unit calls it nowhere, unless the summaries say
       // what they do; the function asked about itself is judged by the
-      // calls the unit has.
+      // calls the unit has. A lambda the unit never calls itself is run by
+      // whatever its closure is handed to: unknown, unless that is a test or
+      // benchmark framework, which compares or measures what it returns.
       auto Sites = Callers.of(Function);
       const UsedSummary *Elsewhere = usedElsewhere(Function);
-      if (!Sites || (Elsewhere && Elsewhere->Differentiated) ||
-          (Sites->empty() && Depth > 0 && !Elsewhere))
-        return true;
-      for (const CallExpr *Site : *Sites)
-        if (ask(Site, Depth + 1))
+      const auto *Method = dyn_cast<CXXMethodDecl>(Function);
+      bool IsLambda = Method && Method->getParent()->isLambda();
+      bool ForHarness =
+          Sites && Sites->empty() && runByTestHarness(Function, E, Ctx);
+      if (!ForHarness) {
+        if (!Sites || (Elsewhere && Elsewhere->Differentiated) ||
+            (Sites->empty() && (Depth > 0 || IsLambda) && !Elsewhere))
           return true;
+        for (const CallExpr *Site : *Sites)
+          if (ask(Site, Depth + 1))
+            return true;
+      }
     }
     // Handed to a function: what it does with it.
     return handedOn(E, Holders, Body, Depth);

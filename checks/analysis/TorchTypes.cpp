@@ -128,6 +128,20 @@ bool isLibraryFunction(const FunctionDecl *FD) {
          isTorchFunction(FD);
 }
 
+bool isTestHarnessFunction(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  const NamespaceDecl *Outermost = nullptr;
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outermost = NS;
+  if (!Outermost || !Outermost->getIdentifier())
+    return false;
+  llvm::StringRef Name = Outermost->getName();
+  return Name == "Catch" || Name == "testing" || Name == "doctest" ||
+         Name == "benchmark";
+}
+
 bool isBackwardFunction(const FunctionDecl *FD) {
   if (!FD)
     return false;

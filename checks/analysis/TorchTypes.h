@@ -58,6 +58,13 @@ bool isTorchFunction(const clang::FunctionDecl *FD);
 /// class included, which isInStdNamespace() does not count).
 bool isLibraryFunction(const clang::FunctionDecl *FD);
 
+/// Whether \p FD belongs to a test or benchmark framework: declared in
+/// namespace Catch (Catch2), testing (googletest), doctest or benchmark
+/// (Google Benchmark), at any depth. Such a framework runs the callables it
+/// is handed and compares or measures what they return; it has no backward
+/// pass of its own.
+bool isTestHarnessFunction(const clang::FunctionDecl *FD);
+
 /// Whether \p FD is `at::Tensor::backward`, `torch::autograd::backward` or
 /// `torch::autograd::grad`: a call that runs a backward pass.
 bool isBackwardFunction(const clang::FunctionDecl *FD);

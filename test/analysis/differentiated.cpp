@@ -2,6 +2,8 @@
 // RUN: %analysis_dump %s -- %mock_torch | sort -t: -k1,1n | FileCheck %s -implicit-check-not=differentiated=
 
 #include <torch/torch.h>
+#include <catch2/benchmark/catch_benchmark.hpp>
+#include <functional>
 #include <vector>
 
 void probe_differentiated(const torch::Tensor &);
@@ -50,3 +52,36 @@ struct Agent {
   }
   void update() { torch::stack(log_probs_).sum().backward(); }
 };
+
+// Returned from a lambda: what runs the lambda does with it. A benchmark
+// framework only times it; a template of the unit's own that backpropagates
+// it is followed; a std::function hides who calls it.
+void timed(torch::nn::Linear &model, const torch::Tensor &x) {
+  BENCHMARK("forward") {
+    auto out = model(x);
+    // CHECK: [[@LINE+1]]:5: differentiated=no
+    probe_differentiated(out);
+    return out;
+  };
+}
+template <typename Fn> void step_on(torch::optim::SGD &opt, Fn &&loss_of) {
+  opt.zero_grad();
+  loss_of().backward();
+  opt.step();
+}
+void trained(torch::nn::Linear &model, torch::optim::SGD &opt,
+             const torch::Tensor &x) {
+  step_on(opt, [&] {
+    auto out = model(x).sum();
+    // CHECK: [[@LINE+1]]:5: differentiated=yes
+    probe_differentiated(out);
+    return out;
+  });
+  std::function<torch::Tensor()> held = [&] {
+    auto out = model(x).sum();
+    // CHECK: [[@LINE+1]]:5: differentiated=yes
+    probe_differentiated(out);
+    return out;
+  };
+  held();
+}

@@ -4,6 +4,8 @@
 // RUN: %check_torch_tidy --std=c++20 %s torch-graph-in-container %t.cxx20
 
 #include <torch/torch.h>
+#include <catch2/benchmark/catch_benchmark.hpp>
+#include <catch2/catch_test_macros.hpp>
 #include <iostream>
 #include <map>
 #include <string>
@@ -773,4 +775,43 @@ double update_norm(torch::nn::Linear &model, const torch::Tensor &x) {
   for (const auto &part : unflatten(model(x).flatten()))
     norm += part.norm().item<double>();
   return norm;
+}
+
+// Per-row outputs gathered into a function's result whose only callers are
+// a Catch2 test case, which compares the numbers, and a benchmark, whose
+// framework runs the lambda and only times what it returns.
+torch::Tensor row_outputs(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> rows;
+  for (int64_t i = 0; i < x.size(0); ++i)
+    rows.push_back(model(x[i]));
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'rows' outlives the iteration and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+  // CHECK-FIXES: rows.push_back(model(x[i]).detach());
+  return torch::stack(rows);
+}
+TEST_CASE("row outputs") {
+  torch::nn::Linear model(4, 1);
+  auto rows = row_outputs(model, torch::ones({2, 4}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: note: 'row_outputs' returns what the loop gathers, and no caller differentiates it (this call reads only numbers from it): every stored graph is kept for nothing until the result is dropped
+  REQUIRE(rows.size(0) == 2);
+}
+TEST_CASE("row outputs benchmark") {
+  torch::nn::Linear model(4, 1);
+  auto x = torch::ones({2, 4});
+  BENCHMARK("row outputs") { return row_outputs(model, x); };
+}
+// The same gathering returned from a lambda that a std::function holds and
+// the code around it trains on: its caller is not known, so it stays the
+// caller's decision.
+torch::Tensor row_scores(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> rows;
+  for (int64_t i = 0; i < x.size(0); ++i)
+    rows.push_back(model(x[i]));
+  return torch::stack(rows);
+}
+void fit_rows(torch::nn::Linear &model, torch::optim::SGD &opt,
+              const torch::Tensor &x) {
+  std::function<torch::Tensor()> loss_of = [&] { return row_scores(model, x); };
+  opt.zero_grad();
+  loss_of().sum().backward();
+  opt.step();
 }

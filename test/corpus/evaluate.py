@@ -207,6 +207,18 @@ def prepare_project(folder, args):
         return f"{root} is not at commit {project['commit']} (run materialize.py)"
     flags = torch_flags(project.get("torch", "1.13"), project.get("std", "c++17"),
                         args.libtorch2)
+    # Dependencies Debian does not package, materialised next to the tree:
+    # system headers, as an installed library's are.
+    for dependency in project.get("dependencies", []):
+        dep_root = args.corpus_dir / dependency["repository"].replace("/", "+")
+        try:
+            dep_stamp = json.loads((dep_root / STAMP).read_text())
+        except (OSError, json.JSONDecodeError):
+            dep_stamp = {}
+        if dep_stamp.get("commit") != dependency["commit"]:
+            return (f"its dependency {dependency['repository']} is not at commit "
+                    f"{dependency['commit']} (run materialize.py)")
+        flags += [f"-isystem{dep_root / d}" for d in dependency.get("include_dirs", [])]
     flags += [f"-I{root / d}" for d in project.get("include_dirs", [])]
     aliases = include_aliases(project.get("include_aliases", {}), root, args)
     if aliases:

@@ -15,6 +15,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -61,8 +62,11 @@ def project_folders(names):
 
 
 def stamp_of(project):
-    return {"repository": project["repository"], "commit": project["commit"],
-            "source": project["source"]}
+    stamp = {"repository": project["repository"], "commit": project["commit"],
+             "source": project["source"]}
+    if project.get("configure"):
+        stamp["configure"] = project["configure"]
+    return stamp
 
 
 def git(*args, **kwargs):
@@ -223,27 +227,53 @@ def from_tarball(source, downloads, tmp):
     return f"from {archive}"
 
 
-def materialize(folder, args):
-    project = load_project(folder)
-    target = args.dest / project["repository"].replace("/", "+")
+def configure_file(tree, spec):
+    """Writes spec["out"] from the template spec["in"] as CMake's
+    configure_file() would: `#cmakedefine VAR ...` becomes `#define VAR ...`
+    when spec["values"] sets VAR, `/* #undef VAR */` otherwise, and `@VAR@`
+    its value (empty when unset)."""
+    values = spec.get("values", {})
+    try:
+        template = (tree / spec["in"]).read_text()
+    except (KeyError, OSError) as err:
+        raise Failure(f"cannot configure {spec.get('out')}: {err}")
+    lines = []
+    for line in template.splitlines():
+        words = line.split(None, 2)
+        if words and words[0] == "#cmakedefine" and len(words) > 1:
+            name = words[1]
+            line = (line.replace("#cmakedefine", "#define", 1) if values.get(name)
+                    else f"/* #undef {name} */")
+        lines.append(re.sub(r"@([A-Za-z_][A-Za-z0-9_]*)@",
+                            lambda m: str(values.get(m.group(1), "")), line))
+    (tree / spec["out"]).write_text("\n".join(lines) + "\n")
+
+
+def materialize_tree(spec, args):
+    """Puts the pinned tree of `spec` (a project, or one of its
+    dependencies) under args.dest, with the files its "configure" entries
+    generate; says how."""
+    target = args.dest / spec["repository"].replace("/", "+")
     stamp = target / STAMP
     if stamp.is_file():
         try:
-            if json.loads(stamp.read_text()) == stamp_of(project):
+            if json.loads(stamp.read_text()) == stamp_of(spec):
                 return "up to date"
         except json.JSONDecodeError:
             pass
     args.dest.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=args.dest, prefix=target.name + ".part."))
     try:
-        source = project["source"]
+        source = spec["source"]
         if "git" in source:
-            how = from_git(project, source["git"], args.mirror, tmp)
+            how = from_git(spec, source["git"], args.mirror, tmp)
         elif "tarball" in source:
             how = from_tarball(source, args.downloads, tmp)
         else:
             raise Failure("'source' names neither 'git' nor 'tarball'")
-        (tmp / STAMP).write_text(json.dumps(stamp_of(project), indent=1) + "\n")
+        for generated in spec.get("configure", []):
+            configure_file(tmp, generated)
+        (tmp / STAMP).write_text(json.dumps(stamp_of(spec), indent=1) + "\n")
         tmp.chmod(0o755)  # mkdtemp made it private
         if target.exists():  # an older version: swap it out, then drop it
             old = Path(tempfile.mkdtemp(dir=args.dest, prefix=target.name + ".old."))
@@ -256,6 +286,20 @@ def materialize(folder, args):
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)
+
+
+def materialize(folder, args):
+    """The project's tree, then those of its dependencies (header-only
+    libraries Debian does not package, put next to it)."""
+    project = load_project(folder)
+    how = materialize_tree(project, args)
+    for dependency in project.get("dependencies", []):
+        for key in ("repository", "commit", "source"):
+            if key not in dependency:
+                raise Failure(f"{folder / 'project.json'}: a dependency has no '{key}'")
+        done = materialize_tree(dependency, args)
+        how += f"; {dependency['repository']}: {done}"
+    return how
 
 
 def main():
