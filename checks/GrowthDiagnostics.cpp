@@ -244,9 +244,9 @@ void noteDiscardedResult(tidy::ClangTidyCheck &Check,
   else
     Check.diag(Write->getBeginLoc(),
                "'%0' returns what the loop gathers, and no caller "
-               "differentiates it (the calls in other units read only "
-               "numbers from it, the first at %1): every stored graph is "
-               "kept for nothing until the result is dropped",
+               "differentiates it (its calls are in other units, the first "
+               "at %1): every stored graph is kept for nothing until the "
+               "result is dropped",
                DiagnosticIDs::Note)
         << Name << Discarded->Elsewhere;
 }

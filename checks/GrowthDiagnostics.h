@@ -94,8 +94,8 @@ void noteKeepingCallSite(clang::tidy::ClangTidyCheck &Check,
 
 /// For a target that a loop fills to build its function's result, when no
 /// caller differentiates that result (resultKeptForNothing): a note at the
-/// unit's call that reads only numbers from it, or, at \p Write, where a
-/// call in another unit does.
+/// unit's call that does not differentiate it, or, at \p Write, where a
+/// call in another unit is.
 void noteDiscardedResult(clang::tidy::ClangTidyCheck &Check,
                          const analysis::Lifetime &Life,
                          const clang::Stmt *Write,

@@ -59,7 +59,7 @@ std::vector<torch::Tensor> Rollout::values(torch::nn::Linear &critic,
   return values;
 }
 // NOTES: function-summaries.cpp:[[@LINE-5]]:5: warning: 'values' outlives the iteration
-// NOTES: function-summaries.cpp:[[@LINE-6]]:5: note: 'values' returns what the loop gathers, and no caller differentiates it (the calls in other units read only numbers from it, the first at {{.*}}callers.cpp:{{[0-9]+}}:{{[0-9]+}}): every stored graph is kept for nothing until the result is dropped
+// NOTES: function-summaries.cpp:[[@LINE-6]]:5: note: 'values' returns what the loop gathers, and no caller differentiates it (its calls are in other units, the first at {{.*}}callers.cpp:{{[0-9]+}}:{{[0-9]+}}): every stored graph is kept for nothing until the result is dropped
 std::vector<torch::Tensor> Rollout::log_probs(torch::nn::Linear &actor,
                                               const std::vector<torch::Tensor> &states) {
   std::vector<torch::Tensor> out;
