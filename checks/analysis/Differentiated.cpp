@@ -85,37 +85,27 @@ bool returnsValue(const Expr *E, const DeclSet &Holders, const Stmt *Body,
   return false;
 }
 
-/// Whether \p Function is the call operator of the lambda around \p At and
-/// its closure is handed to a test or benchmark framework (Catch2's
-/// `BENCHMARK("name") { return f(); };` assigns it to a
+/// The lambda around \p At whose call operator is \p Method.
+const LambdaExpr *lambdaOf(const CXXMethodDecl *Method, const Expr *At,
+                           ASTContext &Ctx) {
+  const auto *Lambda = nearestAncestor<LambdaExpr>(*At, Ctx);
+  return Lambda && Lambda->getCallOperator()->getCanonicalDecl() ==
+                       Method->getCanonicalDecl()
+             ? Lambda
+             : nullptr;
+}
+
+/// Whether the closure of \p Lambda is handed to a test or benchmark
+/// framework (Catch2's `BENCHMARK("name") { return f(); };` assigns it to a
 /// Catch::Benchmark::Benchmark): the framework runs it and measures or
 /// compares what it returns.
-bool runByTestHarness(const FunctionDecl *Function, const Expr *At,
-                      ASTContext &Ctx) {
-  const auto *MD = dyn_cast<CXXMethodDecl>(Function);
-  if (!MD || !MD->getParent()->isLambda())
-    return false;
-  const auto *Lambda = nearestAncestor<LambdaExpr>(*At, Ctx);
-  if (!Lambda || Lambda->getCallOperator()->getCanonicalDecl() !=
-                     MD->getCanonicalDecl())
-    return false;
-  DynTypedNode Node = DynTypedNode::create(*Lambda);
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return false;
-    Node = Parents[0];
-    if (const auto *Call = Node.get<CallExpr>())
-      return isTestHarnessFunction(Call->getDirectCallee());
-    if (const auto *Built = Node.get<CXXConstructExpr>()) {
-      if (isTestHarnessFunction(Built->getConstructor()))
-        return true;
-      continue; // a copy of the closure, a std::function around it
-    }
-    if (!Node.get<Expr>())
-      return false; // held in a variable, returned, ...
-  }
-  return false;
+bool runByTestHarness(const LambdaExpr *Lambda, ASTContext &Ctx) {
+  ClosureHandOff HandOff =
+      closureHandOff(Lambda, Ctx, [](const CXXConstructExpr *Built) {
+        return isTestHarnessFunction(Built->getConstructor());
+      });
+  return HandOff.Construct ||
+         (HandOff.Call && isTestHarnessFunction(HandOff.Call->getDirectCallee()));
 }
 
 class Question {
@@ -164,8 +154,10 @@ public:
       const UsedSummary *Elsewhere = usedElsewhere(Function);
       const auto *Method = dyn_cast<CXXMethodDecl>(Function);
       bool IsLambda = Method && Method->getParent()->isLambda();
-      bool ForHarness =
-          Sites && Sites->empty() && runByTestHarness(Function, E, Ctx);
+      const LambdaExpr *Lambda = IsLambda && Sites && Sites->empty()
+                                     ? lambdaOf(Method, E, Ctx)
+                                     : nullptr;
+      bool ForHarness = Lambda && runByTestHarness(Lambda, Ctx);
       if (!ForHarness) {
         if (!Sites || (Elsewhere && Elsewhere->Differentiated) ||
             (Sites->empty() && (Depth > 0 || IsLambda) && !Elsewhere))

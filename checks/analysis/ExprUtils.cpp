@@ -185,4 +185,31 @@ bool mentions(const Stmt *S, const ValueDecl *D) {
   return Finder.Found;
 }
 
+ClosureHandOff
+closureHandOff(const LambdaExpr *Lambda, ASTContext &Ctx,
+               llvm::function_ref<bool(const CXXConstructExpr *)> Takes) {
+  ClosureHandOff Result;
+  DynTypedNode Node = DynTypedNode::create(*Lambda);
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return Result;
+    Node = Parents[0];
+    if (const auto *Built = Node.get<CXXConstructExpr>()) {
+      if (Takes(Built)) {
+        Result.Construct = Built;
+        return Result;
+      }
+      continue;
+    }
+    if (const auto *Call = Node.get<CallExpr>()) {
+      Result.Call = Call;
+      return Result;
+    }
+    if (!Node.get<Expr>())
+      return Result;
+  }
+  return Result;
+}
+
 } // namespace torch_tidy::analysis

@@ -5,6 +5,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMapContext.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace torch_tidy::analysis {
@@ -64,6 +65,22 @@ llvm::SmallVector<const clang::Expr *, 4> returnedValues(const clang::Stmt *Body
 
 /// Whether \p E refers to \p D anywhere inside it.
 bool mentions(const clang::Stmt *S, const clang::ValueDecl *D);
+
+/// Where the closure of a lambda is handed: the first construction around
+/// it that the caller's predicate takes (a std::thread, a test framework's
+/// object), else the call it is an argument of. Both are null when it is
+/// held in a variable, returned, or called nowhere in view.
+struct ClosureHandOff {
+  const clang::CallExpr *Call = nullptr;
+  const clang::CXXConstructExpr *Construct = nullptr;
+};
+
+/// Follows \p Lambda up through casts, temporaries and the constructions
+/// \p Takes does not take (a copy of the closure, a std::function around
+/// it) to where it is handed.
+ClosureHandOff
+closureHandOff(const clang::LambdaExpr *Lambda, clang::ASTContext &Ctx,
+               llvm::function_ref<bool(const clang::CXXConstructExpr *)> Takes);
 
 } // namespace torch_tidy::analysis
 

@@ -228,27 +228,19 @@ static bool startsThread(const FunctionDecl *Callee, const CXXRecordDecl *Class)
 
 const CallExpr *threadHandOff(const LambdaExpr *Lambda, ASTContext &Ctx,
                               const CXXConstructExpr **Construct) {
-  DynTypedNode Node = DynTypedNode::create(*Lambda);
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    Node = Parents[0];
-    if (const auto *Built = Node.get<CXXConstructExpr>()) {
-      // A std::function or another wrapper around the lambda: go on.
-      if (startsThread(nullptr, recordOf(Built->getType()))) {
-        if (Construct)
-          *Construct = Built;
-        return nullptr;
-      }
-      continue;
-    }
-    if (const auto *Call = Node.get<CallExpr>())
-      return startsThread(Call->getDirectCallee(), nullptr) ? Call : nullptr;
-    if (!Node.get<Expr>())
-      return nullptr;
+  // A std::thread built around the lambda, or a call that starts one.
+  ClosureHandOff HandOff =
+      closureHandOff(Lambda, Ctx, [](const CXXConstructExpr *Built) {
+        return startsThread(nullptr, recordOf(Built->getType()));
+      });
+  if (HandOff.Construct) {
+    if (Construct)
+      *Construct = HandOff.Construct;
+    return nullptr;
   }
-  return nullptr;
+  return HandOff.Call && startsThread(HandOff.Call->getDirectCallee(), nullptr)
+             ? HandOff.Call
+             : nullptr;
 }
 
 bool runsOnAnotherThread(const LambdaExpr *Lambda, ASTContext &Ctx) {
