@@ -4,7 +4,6 @@
 
 #include "checks/analysis/History.h"
 #include "clang-tidy/ClangTidyCheck.h"
-#include "llvm/Support/Regex.h"
 
 #include <map>
 
@@ -54,14 +53,12 @@ private:
                     analysis::HistoryAnalysis &History);
   void report(const clang::FunctionDecl *Function, const Finding &F);
 
-  const std::string EvalFunctions;
   const std::string GuardType;
   /// Why the FunctionSummaries file could not be read (said once).
   std::string HistoryError;
   const analysis::HistoryOptions HistoryOpts;
   /// torch-unnamed-grad-guard runs too: its fix names a temporary guard.
   const bool NamesTemporaryGuards;
-  llvm::Regex EvalFunctionsRegex;
   analysis::TranslationUnitFacts Facts;
   /// The first unguarded forward of each function, reported at the end.
   std::map<const clang::FunctionDecl *, Finding> Findings;

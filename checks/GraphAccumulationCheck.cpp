@@ -123,7 +123,8 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
   Write W = writeOf(Result);
   // Run with grad mode off (a guard active at the write, G), the update
   // records nothing: the target takes no history from it.
-  if (analysis::gradStateAt(W.At, Ctx, &Facts.callers(Ctx)) ==
+  if (analysis::gradStateAt(W.At, Ctx, &Facts.callers(Ctx),
+                              HistoryOpts.names()) ==
       analysis::GradState::NotRecording)
     return;
 

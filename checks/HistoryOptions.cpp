@@ -9,6 +9,31 @@
 
 namespace torch_tidy {
 
+std::shared_ptr<const analysis::NameGuesses>
+readNameGuesses(const clang::tidy::ClangTidyCheck::OptionsView &Options,
+                std::string &Error) {
+  std::string Why;
+  auto Names = std::make_shared<const analysis::NameGuesses>(
+      [&](const analysis::NameGuessOption &Option) {
+        return Options.getLocalOrGlobal(Option.Option, Option.Default).str();
+      },
+      Why);
+  // Said once, not by every check that reads it.
+  static std::mutex Lock;
+  static llvm::StringSet<> Reported;
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (!Why.empty() && Reported.insert(Why).second)
+    Error = Why;
+  return Names;
+}
+
+void storeNameGuesses(const clang::tidy::ClangTidyCheck::OptionsView &Options,
+                      clang::tidy::ClangTidyOptions::OptionMap &Opts,
+                      const analysis::NameGuesses &Names) {
+  for (const analysis::NameGuessOption *Option : analysis::guess::All)
+    Options.store(Opts, Option->Option, Names.spelling(*Option));
+}
+
 analysis::HistoryOptions
 readHistoryOptions(const clang::tidy::ClangTidyCheck::OptionsView &Options,
                    std::string &Error) {
@@ -27,6 +52,10 @@ readHistoryOptions(const clang::tidy::ClangTidyCheck::OptionsView &Options,
   Values.AssumeUnknownCarries =
       Options.get("AssumeUnknownTensorsCarryHistory", false);
   Values.OpaqueCallsPassHistory = Options.get("OpaqueCallsPassHistory", true);
+  std::string NamesError;
+  Values.Names = readNameGuesses(Options, NamesError);
+  if (Error.empty())
+    Error = NamesError;
   return Values;
 }
 
@@ -37,6 +66,7 @@ void storeHistoryOptions(const clang::tidy::ClangTidyCheck::OptionsView &Options
                 Values.AssumeUnknownCarries);
   Options.store(Opts, "OpaqueCallsPassHistory", Values.OpaqueCallsPassHistory);
   Options.store(Opts, "FunctionSummaries", Values.SummariesFile);
+  storeNameGuesses(Options, Opts, Values.names());
 }
 
 } // namespace torch_tidy

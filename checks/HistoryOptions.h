@@ -13,11 +13,22 @@
 
 namespace torch_tidy {
 
+/// The options of the guesses from names (analysis/Names.h), each read
+/// locally or globally. \p Error says why one is invalid, the first time.
+std::shared_ptr<const analysis::NameGuesses>
+readNameGuesses(const clang::tidy::ClangTidyCheck::OptionsView &Options,
+                std::string &Error);
+
+void storeNameGuesses(const clang::tidy::ClangTidyCheck::OptionsView &Options,
+                      clang::tidy::ClangTidyOptions::OptionMap &Opts,
+                      const analysis::NameGuesses &Names);
+
 /// `AssumeUnknownTensorsCarryHistory` (default false),
 /// `OpaqueCallsPassHistory` (default true) and `FunctionSummaries` (a file
 /// written by `torch-tidy --export-summaries`; default none, also read as a
-/// global option). \p Error says why the summaries could not be read, the
-/// first time a file fails.
+/// global option), and the guesses from names. \p Error says why the
+/// summaries could not be read, the first time a file fails, or why a
+/// guess's option is invalid.
 analysis::HistoryOptions
 readHistoryOptions(const clang::tidy::ClangTidyCheck::OptionsView &Options,
                    std::string &Error);

@@ -2,6 +2,8 @@
 
 #include "checks/RetainGraphInLoopCheck.h"
 
+#include "checks/HistoryOptions.h"
+
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
@@ -76,6 +78,20 @@ bool laterBackwardNeedsGraph(const CallExpr *Call, const Stmt *Loop,
 }
 } // namespace
 
+RetainGraphInLoopCheck::RetainGraphInLoopCheck(llvm::StringRef Name,
+                                               clang::tidy::ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context) {
+  std::string Error;
+  Names = readNameGuesses(Options, Error);
+  if (!Error.empty())
+    configurationDiag("%0") << Error;
+}
+
+void RetainGraphInLoopCheck::storeOptions(
+    clang::tidy::ClangTidyOptions::OptionMap &Opts) {
+  storeNameGuesses(Options, Opts, *Names);
+}
+
 void RetainGraphInLoopCheck::registerMatchers(MatchFinder *Finder) {
   // A backward pass that asks autograd to keep the graph's saved tensors.
   Finder->addMatcher(
@@ -89,7 +105,7 @@ void RetainGraphInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const Stmt *Loop = analysis::innermostLoop(Call, Ctx);
   if (!Loop || laterBackwardNeedsGraph(Call, Loop, Ctx) ||
-      analysis::walksGraphBuiltBefore(Call, Loop, Ctx))
+      analysis::walksGraphBuiltBefore(Call, Loop, Ctx, *Names))
     return;
 
   const FunctionDecl *Callee = Call->getDirectCallee();

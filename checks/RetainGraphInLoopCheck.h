@@ -2,7 +2,10 @@
 #ifndef TORCH_TIDY_CHECKS_RETAINGRAPHINLOOPCHECK_H
 #define TORCH_TIDY_CHECKS_RETAINGRAPHINLOOPCHECK_H
 
+#include "checks/analysis/Names.h"
 #include "clang-tidy/ClangTidyCheck.h"
+
+#include <memory>
 
 namespace torch_tidy {
 
@@ -10,12 +13,18 @@ namespace torch_tidy {
 /// unless a later backward pass in the same iteration walks the same graph.
 class RetainGraphInLoopCheck : public clang::tidy::ClangTidyCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
+  RetainGraphInLoopCheck(llvm::StringRef Name,
+                         clang::tidy::ClangTidyContext *Context);
   bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+
+private:
+  /// The guesses from names: which methods run a forward pass.
+  std::shared_ptr<const analysis::NameGuesses> Names;
 };
 
 } // namespace torch_tidy

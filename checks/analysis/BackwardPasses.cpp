@@ -3,7 +3,7 @@
 #include "checks/analysis/BackwardPasses.h"
 
 #include "checks/analysis/ExprUtils.h"
-#include "checks/analysis/History.h"
+#include "checks/analysis/Names.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
@@ -105,7 +105,9 @@ bool walksGraphOfValue(const CallExpr *Backward, const Expr *Value,
 }
 
 namespace {
-bool runsForward(const Expr *E) { return !forwardCallsIn(E).empty(); }
+bool runsForward(const Expr *E, const NameGuesses &Names) {
+  return !forwardCallsIn(E, Names).empty();
+}
 
 /// Whether \p D, a variable, is declared inside \p S.
 bool declaredIn(const ValueDecl *D, const Stmt *S, const SourceManager &SM) {
@@ -116,10 +118,10 @@ bool declaredIn(const ValueDecl *D, const Stmt *S, const SourceManager &SM) {
 } // namespace
 
 bool walksGraphBuiltBefore(const CallExpr *Backward, const Stmt *Loop,
-                           ASTContext &Ctx) {
+                           ASTContext &Ctx, const NameGuesses &Names) {
   const Expr *Roots = backwardRoots(Backward);
   const Stmt *Body = enclosingFunctionBody(Backward, Ctx);
-  if (!Roots || !Body || runsForward(Roots))
+  if (!Roots || !Body || runsForward(Roots, Names))
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   TensorSources Sources(Body);
@@ -127,7 +129,7 @@ bool walksGraphBuiltBefore(const CallExpr *Backward, const Stmt *Loop,
   for (const ValueDecl *D : Sources.sourcesOf(Roots)) {
     FromOutside |= !isa<VarDecl, BindingDecl>(D) || !declaredIn(D, Loop, SM);
     for (const Expr *Value : Sources.storedValues(D))
-      if (contains(Loop, Value) && runsForward(Value))
+      if (contains(Loop, Value) && runsForward(Value, Names))
         return false; // a new graph every iteration
   }
   return FromOutside;

@@ -17,6 +17,8 @@
 
 namespace torch_tidy::analysis {
 
+class NameGuesses;
+
 /// Whether \p Call is `optimizer.step(...)` on a torch::optim::Optimizer.
 bool isOptimizerStep(const clang::CallExpr *Call);
 
@@ -62,7 +64,8 @@ bool walksGraphOfValue(const clang::CallExpr *Backward,
 /// backward pass then walks the same graph, which must be retained for the
 /// next one.
 bool walksGraphBuiltBefore(const clang::CallExpr *Backward,
-                           const clang::Stmt *Loop, clang::ASTContext &Ctx);
+                           const clang::Stmt *Loop, clang::ASTContext &Ctx,
+                           const NameGuesses &Names);
 
 /// The code that runs once per iteration around \p S: the body of the
 /// innermost loop that runs it, else the body of its function.

@@ -139,7 +139,7 @@ void CarriedState::split(const Expr *E, bool InForward, unsigned Depth,
         split(Assigned, InForward, Depth + 1, Out);
     return;
   }
-  bool Forward = InForward || isForwardCall(E);
+  bool Forward = InForward || isForwardCall(E, History.options().names());
   for (const Stmt *Child : E->children())
     if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
       split(ChildExpr, Forward, Depth, Out);
@@ -148,11 +148,12 @@ void CarriedState::split(const Expr *E, bool InForward, unsigned Depth,
 namespace {
 class LoopVaryingForward : public RecursiveASTVisitor<LoopVaryingForward> {
 public:
-  LoopVaryingForward(const Stmt *Loop, const SourceManager &SM)
-      : Loop(Loop), SM(SM) {}
+  LoopVaryingForward(const Stmt *Loop, const SourceManager &SM,
+                     const NameGuesses &Guesses)
+      : Loop(Loop), SM(SM), Guesses(Guesses) {}
   bool Found = false;
   bool VisitCallExpr(CallExpr *Call) {
-    if (!isForwardCall(Call))
+    if (!isForwardCall(Call, Guesses))
       return true;
     if (const Expr *Object = forwardObjectOf(Call))
       Found |= namesLoopVariable(Object);
@@ -188,14 +189,15 @@ private:
   }
   const Stmt *Loop;
   const SourceManager &SM;
+  const NameGuesses &Guesses;
 };
 } // namespace
 
 bool CarriedState::stepsThroughLayers(const Expr *Value) {
   if (!Life.LoopStmt || !Value)
     return false;
-  LoopVaryingForward Finder(Life.LoopStmt,
-                            History.context().getSourceManager());
+  LoopVaryingForward Finder(Life.LoopStmt, History.context().getSourceManager(),
+                            History.options().names());
   Finder.TraverseStmt(const_cast<Expr *>(Value));
   return Finder.Found;
 }

@@ -206,7 +206,9 @@ private:
     Found.TraverseStmt(const_cast<Stmt *>(Body));
     for (const CallExpr *Call : Found.All) {
       const FunctionDecl *Callee = Call->getDirectCallee();
-      if (isForwardCall(Call) || isBackwardFunction(Callee))
+      if (isForwardCall(Call, History ? History->options().names()
+                                      : defaultNameGuesses()) ||
+          isBackwardFunction(Callee))
         continue;
       for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
         const Expr *Arg = Call->getArg(I);

@@ -82,6 +82,11 @@ ClosureHandOff
 closureHandOff(const clang::LambdaExpr *Lambda, clang::ASTContext &Ctx,
                llvm::function_ref<bool(const clang::CXXConstructExpr *)> Takes);
 
+/// The argument that call \p Call passes for parameter \p Index of its
+/// callee (for a call of an operator() that is a member, the object is not
+/// counted), or nullptr.
+const clang::Expr *argumentFor(const clang::CallExpr *Call, unsigned Index);
+
 } // namespace torch_tidy::analysis
 
 #endif

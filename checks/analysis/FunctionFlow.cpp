@@ -3,7 +3,6 @@
 #include "checks/analysis/FunctionFlow.h"
 
 #include "checks/analysis/ExprUtils.h"
-#include "checks/analysis/History.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -320,6 +319,31 @@ FunctionFlow::positionOf(const Stmt *S) const {
   return std::nullopt;
 }
 
+bool FunctionFlow::walkBack(
+    llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work,
+    llvm::function_ref<bool(const Stmt *)> EndsPath,
+    llvm::function_ref<bool(const CFGBlock *)> Follow) const {
+  llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
+  bool ReachedEntry = false;
+  while (!Work.empty()) {
+    auto [Block, End] = Work.pop_back_val();
+    bool Ended = false;
+    for (unsigned I = End; I-- > 0 && !Ended;)
+      if (auto S = (*Block)[I].getAs<CFGStmt>())
+        Ended = EndsPath(S->getStmt());
+    if (Ended)
+      continue;
+    if (Block == &Cfg->getEntry()) {
+      ReachedEntry = true;
+      continue;
+    }
+    for (const CFGBlock *Pred : Block->preds())
+      if (Pred && Visited.insert(Pred).second && Follow(Pred))
+        Work.emplace_back(Pred, Pred->size());
+  }
+  return ReachedEntry;
+}
+
 FunctionFlow::Nearest
 FunctionFlow::nearestBefore(const Stmt *Use,
                             llvm::function_ref<bool(const Stmt *)> Pred) const {
@@ -329,29 +353,15 @@ FunctionFlow::nearestBefore(const Stmt *Use,
     Result.ReachesEntry = true;
     return Result;
   }
-  llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
-  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work{*Start};
-  while (!Work.empty()) {
-    auto [Block, End] = Work.pop_back_val();
-    bool FoundHere = false;
-    for (unsigned I = End; I-- > 0;) {
-      if (auto S = (*Block)[I].getAs<CFGStmt>())
-        if (Pred(S->getStmt())) {
-          Result.Found.push_back(S->getStmt());
-          FoundHere = true;
-          break;
-        }
-    }
-    if (FoundHere)
-      continue;
-    if (Block == &Cfg->getEntry() || Block->pred_empty()) {
-      Result.ReachesEntry |= Block == &Cfg->getEntry();
-      continue;
-    }
-    for (const CFGBlock *Pred : Block->preds())
-      if (Pred && Visited.insert(Pred).second)
-        Work.emplace_back(Pred, Pred->size());
-  }
+  Result.ReachesEntry = walkBack(
+      {*Start},
+      [&](const Stmt *S) {
+        if (!Pred(S))
+          return false;
+        Result.Found.push_back(S);
+        return true;
+      },
+      [](const CFGBlock *) { return true; });
   return Result;
 }
 
@@ -359,34 +369,16 @@ bool FunctionFlow::collectBackwards(
     const ValueDecl *Var,
     llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work,
     llvm::SmallVectorImpl<Definition> &Result) const {
-  llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
-  bool ReachedEntry = false;
-  while (!Work.empty()) {
-    auto [Block, End] = Work.pop_back_val();
-    bool Killed = false;
-    for (unsigned I = End; I-- > 0;) {
-      auto S = (*Block)[I].getAs<CFGStmt>();
-      if (!S)
-        continue;
-      if (auto Def = definitionAt(S->getStmt(), Var)) {
+  return walkBack(
+      std::move(Work),
+      [&](const Stmt *S) {
+        auto Def = definitionAt(S, Var);
+        if (!Def)
+          return false;
         Result.push_back(*Def);
-        if (Def->Kind == Definition::Replace) {
-          Killed = true;
-          break;
-        }
-      }
-    }
-    if (Killed)
-      continue;
-    if (Block == &Cfg->getEntry()) {
-      ReachedEntry = true;
-      continue;
-    }
-    for (const CFGBlock *Pred : Block->preds())
-      if (Pred && Visited.insert(Pred).second)
-        Work.emplace_back(Pred, Pred->size());
-  }
-  return ReachedEntry;
+        return Def->Kind == Definition::Replace;
+      },
+      [](const CFGBlock *) { return true; });
 }
 
 llvm::SmallVector<Definition, 4>
@@ -420,32 +412,19 @@ FunctionFlow::carriedDefinitions(const ValueDecl *Var, const Stmt *Use,
   // Back from the use to the iteration's start (the loop's header block,
   // whose terminator is the loop) or to the function's entry, stopping at
   // a Replace of the variable: what is left crosses over.
-  llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
-  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work{*Start};
   llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Headers;
-  bool ReachedEntry = false;
-  while (!Work.empty()) {
-    auto [Block, End] = Work.pop_back_val();
-    bool Killed = false;
-    for (unsigned I = End; I-- > 0 && !Killed;)
-      if (auto S = (*Block)[I].getAs<CFGStmt>())
-        if (auto Def = definitionAt(S->getStmt(), Var))
-          Killed = Def->Kind == Definition::Replace;
-    if (Killed)
-      continue;
-    if (Block == &Cfg->getEntry()) {
-      ReachedEntry = true;
-      continue;
-    }
-    for (const CFGBlock *Pred : Block->preds()) {
-      if (!Pred || !Visited.insert(Pred).second)
-        continue;
-      if (Loop && Pred->getTerminatorStmt() == Loop)
+  bool ReachedEntry = walkBack(
+      {*Start},
+      [&](const Stmt *S) {
+        auto Def = definitionAt(S, Var);
+        return Def && Def->Kind == Definition::Replace;
+      },
+      [&](const CFGBlock *Pred) {
+        if (!Loop || Pred->getTerminatorStmt() != Loop)
+          return true;
         Headers.emplace_back(Pred, Pred->size());
-      else
-        Work.emplace_back(Pred, Pred->size());
-    }
-  }
+        return false;
+      });
   Result.Crosses = ReachedEntry || !Headers.empty();
   if (!Headers.empty() && collectBackwards(Var, Headers, Result.Defs))
     ReachedEntry = true;

@@ -79,6 +79,15 @@ public:
 private:
   std::optional<std::pair<const clang::CFGBlock *, unsigned>>
   positionOf(const clang::Stmt *S) const;
+  /// The one backward walk over the CFG: from each of \p Work (a block and
+  /// the index past its last statement to look at), every statement back
+  /// along every path, latest first, until \p EndsPath says a path ends at
+  /// one; into each predecessor not yet visited that \p Follow accepts.
+  /// Returns whether some path reached the function's entry.
+  bool walkBack(
+      llvm::SmallVector<std::pair<const clang::CFGBlock *, unsigned>, 16> Work,
+      llvm::function_ref<bool(const clang::Stmt *)> EndsPath,
+      llvm::function_ref<bool(const clang::CFGBlock *)> Follow) const;
   /// Walks back from each of \p Starts, collecting the definitions of
   /// \p Var into \p Result up to the first Replace on each path; returns
   /// whether a path reached the function's entry.

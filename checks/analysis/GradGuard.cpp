@@ -169,30 +169,25 @@ static std::optional<GradState> stateAfter(const Stmt *S,
   return std::nullopt;
 }
 
-/// Whether \p Name, the name of a class or namespace, says it runs work on
-/// other threads.
-static bool namesThreads(llvm::StringRef Name) {
-  std::string Lower = Name.lower();
-  return llvm::any_of(
-      llvm::ArrayRef<llvm::StringRef>{"pool", "executor", "thread", "worker",
-                                      "scheduler", "taskqueue", "task_queue"},
-      [&](llvm::StringRef Word) { return llvm::StringRef(Lower).contains(Word); });
-}
+/// How a call or construction, handed a callable, runs it.
+enum class Starts { NoThread, Thread, ThreadByName };
 
 /// Whether the call or construction \p Callee / \p Class, handed a callable,
-/// runs it on another thread.
-static bool startsThread(const FunctionDecl *Callee, const CXXRecordDecl *Class) {
+/// runs it on another thread: known for the standard library's threads, a
+/// guess from names for a thread pool's method.
+static Starts startsThread(const FunctionDecl *Callee, const CXXRecordDecl *Class,
+                           const NameGuesses &Names) {
   if (Class) {
     std::string Name = Class->getQualifiedNameAsString();
     if (Name == "std::thread" || Name == "std::jthread" ||
         Name == "std::packaged_task")
-      return true;
+      return Starts::Thread;
   }
   if (!Callee)
-    return false;
+    return Starts::NoThread;
   std::string Qualified = Callee->getQualifiedNameAsString();
   if (Qualified == "std::async")
-    return true;
+    return Starts::Thread;
   // threads.emplace_back(f): a std::thread built in place.
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee))
     if (const auto *Spec =
@@ -203,116 +198,62 @@ static bool startsThread(const FunctionDecl *Callee, const CXXRecordDecl *Class)
                            MD->getName()))
       for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
         if (Arg.getKind() == TemplateArgument::Type &&
-            startsThread(nullptr, recordOf(Arg.getAsType())))
-          return true;
+            startsThread(nullptr, recordOf(Arg.getAsType()), Names) ==
+                Starts::Thread)
+          return Starts::Thread;
   // at::launch carries the thread-local state, grad mode included, over to
   // the thread it runs on: a guard around it does apply.
   if (Qualified == "at::launch")
-    return false;
-  if (!Callee->getIdentifier() ||
-      !llvm::is_contained({"enqueue", "submit", "post", "push", "push_task",
-                           "detach_task", "schedule", "run", "execute",
-                           "dispatch", "spawn", "add_task", "async",
-                           "launch_no_thread_state"},
-                          Callee->getName()))
-    return false;
+    return Starts::NoThread;
+  if (!Callee->getIdentifier() || !Names.namesPoolMethod(Callee->getName()))
+    return Starts::NoThread;
   // A thread pool's method, or a function of a namespace about threads
   // (boost::asio::post(pool, f), at::internal::launch_no_thread_state).
   for (const DeclContext *DC = Callee->getDeclContext(); DC; DC = DC->getParent())
     if (const auto *Named = dyn_cast<NamedDecl>(DC))
-      if (Named->getIdentifier() &&
-          (namesThreads(Named->getName()) || Named->getName() == "asio"))
-        return true;
-  return false;
+      if (Named->getIdentifier() && (Names.namesThreadPool(Named->getName()) ||
+                                     Named->getName() == "asio"))
+        return Starts::ThreadByName;
+  return Starts::NoThread;
 }
 
 const CallExpr *threadHandOff(const LambdaExpr *Lambda, ASTContext &Ctx,
-                              const CXXConstructExpr **Construct) {
+                              const CXXConstructExpr **Construct,
+                              const NameGuesses &Names, bool *ByName) {
   // A std::thread built around the lambda, or a call that starts one.
   ClosureHandOff HandOff =
-      closureHandOff(Lambda, Ctx, [](const CXXConstructExpr *Built) {
-        return startsThread(nullptr, recordOf(Built->getType()));
+      closureHandOff(Lambda, Ctx, [&](const CXXConstructExpr *Built) {
+        return startsThread(nullptr, recordOf(Built->getType()), Names) ==
+               Starts::Thread;
       });
   if (HandOff.Construct) {
     if (Construct)
       *Construct = HandOff.Construct;
     return nullptr;
   }
-  return HandOff.Call && startsThread(HandOff.Call->getDirectCallee(), nullptr)
-             ? HandOff.Call
-             : nullptr;
+  if (!HandOff.Call)
+    return nullptr;
+  Starts How = startsThread(HandOff.Call->getDirectCallee(), nullptr, Names);
+  if (ByName)
+    *ByName = How == Starts::ThreadByName;
+  return How == Starts::NoThread ? nullptr : HandOff.Call;
 }
 
-bool runsOnAnotherThread(const LambdaExpr *Lambda, ASTContext &Ctx) {
+bool runsOnAnotherThread(const LambdaExpr *Lambda, ASTContext &Ctx,
+                         const NameGuesses &Names) {
   const CXXConstructExpr *Construct = nullptr;
-  return threadHandOff(Lambda, Ctx, &Construct) || Construct;
-}
-
-namespace {
-class CallCollector : public RecursiveASTVisitor<CallCollector> {
-public:
-  CallCollector(
-      llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>>
-          &Calls,
-      llvm::DenseSet<const FunctionDecl *> &Escaping)
-      : Calls(Calls), Escaping(Escaping) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitLambdaBody() const { return true; }
-  bool VisitCallExpr(CallExpr *Call) {
-    if (const FunctionDecl *FD = Call->getDirectCallee()) {
-      Calls[FD->getCanonicalDecl()].push_back(Call);
-      if (const Expr *Callee = Call->getCallee())
-        Called.insert(Callee->IgnoreParenImpCasts());
-    }
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
-      if (!Called.contains(Ref))
-        Referenced.push_back({FD->getCanonicalDecl(), Ref});
-    return true;
-  }
-  void finish() {
-    for (auto [FD, Ref] : Referenced)
-      if (!Called.contains(Ref))
-        Escaping.insert(FD);
-  }
-
-private:
-  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>>
-      &Calls;
-  llvm::DenseSet<const FunctionDecl *> &Escaping;
-  llvm::DenseSet<const Expr *> Called;
-  llvm::SmallVector<std::pair<const FunctionDecl *, const DeclRefExpr *>, 8>
-      Referenced;
-};
-} // namespace
-
-CallSites::CallSites(ASTContext &Ctx) {
-  CallCollector Collector(Calls, Escaping);
-  for (Decl *D : userDecls(Ctx))
-    Collector.TraverseDecl(D);
-  Collector.finish();
-}
-
-std::optional<llvm::ArrayRef<const CallExpr *>>
-CallSites::of(const FunctionDecl *FD) const {
-  FD = FD->getCanonicalDecl();
-  if (Escaping.contains(FD))
-    return std::nullopt;
-  auto It = Calls.find(FD);
-  if (It == Calls.end())
-    return llvm::ArrayRef<const CallExpr *>();
-  return llvm::ArrayRef<const CallExpr *>(It->second);
+  return threadHandOff(Lambda, Ctx, &Construct, Names) || Construct;
 }
 
 static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
-                                 const CallSites *Callers, unsigned Depth);
+                                 const CallSites *Callers,
+                                 const NameGuesses &Names, unsigned Depth);
 
 /// The grad state on entry to \p FD: that of its callers when every one of
 /// them is known and agrees.
 static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
-                            const CallSites *Callers, unsigned Depth) {
+                            const CallSites *Callers, const NameGuesses &Names,
+                            unsigned Depth) {
   if (!Callers || Depth > 4)
     return GradState::Recording;
   auto Sites = Callers->of(FD);
@@ -320,7 +261,7 @@ static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
     return GradState::Recording;
   bool AllGuarded = true, AnyRecording = false;
   for (const CallExpr *Site : *Sites) {
-    GradState State = gradStateAtImpl(Site, Ctx, Callers, Depth + 1);
+    GradState State = gradStateAtImpl(Site, Ctx, Callers, Names, Depth + 1);
     AllGuarded &= State == GradState::NotRecording;
     AnyRecording |= State == GradState::Recording;
   }
@@ -329,12 +270,14 @@ static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
   return AnyRecording ? GradState::Recording : GradState::Unknown;
 }
 
-GradState gradStateAt(const Stmt *S, ASTContext &Ctx, const CallSites *Callers) {
-  return gradStateAtImpl(S, Ctx, Callers, 0);
+GradState gradStateAt(const Stmt *S, ASTContext &Ctx, const CallSites *Callers,
+                      const NameGuesses &Names) {
+  return gradStateAtImpl(S, Ctx, Callers, Names, 0);
 }
 
 static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
-                                 const CallSites *Callers, unsigned Depth) {
+                                 const CallSites *Callers,
+                                 const NameGuesses &Names, unsigned Depth) {
   DynTypedNode Node = DynTypedNode::create(*S);
   while (true) {
     auto Parents = Ctx.getParents(Node);
@@ -350,13 +293,13 @@ static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
           return *State;
       }
     } else if (const auto *Lambda = Parent.get<LambdaExpr>()) {
-      if (runsOnAnotherThread(Lambda, Ctx))
+      if (runsOnAnotherThread(Lambda, Ctx, Names))
         return GradState::Recording;
     } else if (const auto *FD = Parent.get<FunctionDecl>()) {
       // Only a lambda's body continues into the scope that defines it.
       const auto *MD = dyn_cast<CXXMethodDecl>(FD);
       if (!MD || !MD->getParent()->isLambda())
-        return entryState(FD, Ctx, Callers, Depth);
+        return entryState(FD, Ctx, Callers, Names, Depth);
     }
     Node = Parent;
   }

@@ -13,6 +13,8 @@
 #ifndef TORCH_TIDY_ANALYSIS_GRADGUARD_H
 #define TORCH_TIDY_ANALYSIS_GRADGUARD_H
 
+#include "checks/analysis/CallSites.h"
+#include "checks/analysis/Names.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
@@ -52,43 +54,31 @@ enum class GradState {
   Unknown,      ///< the state depends on a value or a branch
 };
 
-/// Every call of every function defined outside system headers, in one
-/// translation unit: a function whose every call site is guarded runs
-/// guarded.
-class CallSites {
-public:
-  explicit CallSites(clang::ASTContext &Ctx);
-  /// The calls of \p FD; std::nullopt when its address escapes (it is
-  /// passed or stored), so that not every caller is known.
-  std::optional<llvm::ArrayRef<const clang::CallExpr *>>
-  of(const clang::FunctionDecl *FD) const;
-
-private:
-  llvm::DenseMap<const clang::FunctionDecl *,
-                 llvm::SmallVector<const clang::CallExpr *, 2>>
-      Calls;
-  llvm::DenseSet<const clang::FunctionDecl *> Escaping;
-};
-
 /// Whether \p Lambda is handed to something that runs it on another thread:
 /// std::thread, std::jthread, std::async, std::packaged_task, a thread pool
-/// (`pool.enqueue(f)`, `boost::asio::post(pool, f)`). Grad mode is
-/// thread-local, so no guard of the code that starts it reaches its body.
-/// (at::launch carries grad mode over, so it does not count.)
-bool runsOnAnotherThread(const clang::LambdaExpr *Lambda, clang::ASTContext &Ctx);
+/// (`pool.enqueue(f)`, `boost::asio::post(pool, f)`: a guess from names,
+/// \p Names). Grad mode is thread-local, so no guard of the code that starts
+/// it reaches its body. (at::launch carries grad mode over, so it does not
+/// count.)
+bool runsOnAnotherThread(const clang::LambdaExpr *Lambda, clang::ASTContext &Ctx,
+                         const NameGuesses &Names);
 
 /// The call that hands \p Lambda to another thread, if it is a call (a
 /// construction such as std::thread's is returned in \p Construct).
+/// \p ByName, when given, says whether that call is a thread pool's by the
+/// guess from names.
 const clang::CallExpr *threadHandOff(const clang::LambdaExpr *Lambda,
                                      clang::ASTContext &Ctx,
-                                     const clang::CXXConstructExpr **Construct);
+                                     const clang::CXXConstructExpr **Construct,
+                                     const NameGuesses &Names,
+                                     bool *ByName = nullptr);
 
 /// G: the grad state at \p S, from the guards of the enclosing scopes of
 /// its function (lambdas included, unless handed to a new thread) and, with
 /// \p Callers, from the call sites of the function: it runs guarded when all
 /// of them are guarded.
 GradState gradStateAt(const clang::Stmt *S, clang::ASTContext &Ctx,
-                      const CallSites *Callers = nullptr);
+                      const CallSites *Callers, const NameGuesses &Names);
 
 } // namespace torch_tidy::analysis
 

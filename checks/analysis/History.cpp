@@ -19,68 +19,6 @@ using namespace clang;
 
 namespace torch_tidy::analysis {
 
-bool isModuleClass(const CXXRecordDecl *RD) {
-  return isOrDerivesFrom(RD, [](const CXXRecordDecl *C) {
-    std::string Name = C->getQualifiedNameAsString();
-    return Name == "torch::nn::Module" || Name == "torch::jit::Module" ||
-           Name == "torch::nn::AnyModule" || Name == "torch::nn::ModuleHolder";
-  });
-}
-
-static bool isInNamespace(const Decl *D, llvm::ArrayRef<llvm::StringRef> Roots);
-
-/// A method of the user's own module class whose body is not in the unit,
-/// handed a tensor and returning tensors (`actor.sample_normal(state)`
-/// defined in another file): it runs the module's layers on its input, as
-/// its forward does. Methods of LibTorch's modules, and those with a body in
-/// view, are judged by what they are.
-static bool runsModuleOutOfView(const CXXMemberCallExpr *Call,
-                                const CXXMethodDecl *MD) {
-  if (MD->isStatic() || !MD->getIdentifier() || !isModuleClass(MD->getParent()) ||
-      isInNamespace(MD->getParent(), {"torch", "at", "c10"}))
-    return false;
-  const FunctionDecl *Def = MD->getDefinition();
-  if ((Def && Def->hasBody()) ||
-      MD->getASTContext().getSourceManager().isInSystemHeader(MD->getLocation()))
-    return false;
-  if (!holdsTensors(MD->getReturnType()))
-    return false;
-  return llvm::any_of(Call->arguments(), [](const Expr *Arg) {
-    return holdsTensors(Arg->getType());
-  });
-}
-
-bool isForwardCall(const Expr *E) {
-  E = stripWrappers(E);
-  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E))
-    return Op->getOperator() == OO_Call && Op->getNumArgs() > 0 &&
-           isModuleClass(recordOf(Op->getArg(0)->getType(), /*ThroughPointer=*/true));
-  if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
-    const CXXMethodDecl *MD = Call->getMethodDecl();
-    if (!MD || !MD->getIdentifier())
-      return false;
-    if (!(isForwardName(MD->getName()) || MD->getName() == "run_method"))
-      return runsModuleOutOfView(Call, MD);
-    return isModuleClass(MD->getParent()) ||
-           isModuleClass(recordOf(Call->getImplicitObjectArgument()->getType(),
-                                    /*ThroughPointer=*/true));
-  }
-  return false;
-}
-
-llvm::SmallVector<const CallExpr *, 4> forwardCallsIn(const Stmt *S) {
-  class Forwards : public RecursiveASTVisitor<Forwards> {
-  public:
-    llvm::SmallVector<const CallExpr *, 4> Found;
-    bool VisitCallExpr(CallExpr *Call) {
-      if (isForwardCall(Call))
-        Found.push_back(Call);
-      return true;
-    }
-  } Finder;
-  Finder.TraverseStmt(const_cast<Stmt *>(S));
-  return std::move(Finder.Found);
-}
 
 /// Tensor operations whose result carries no history.
 static bool isCutName(llvm::StringRef Name) {
@@ -181,76 +119,7 @@ const char *Carries::name() const {
   return Names[Bits & 7];
 }
 
-llvm::SmallVector<std::string, 4> nameWords(llvm::StringRef Name) {
-  llvm::SmallVector<std::string, 4> Words;
-  std::string Word;
-  for (size_t I = 0; I < Name.size(); ++I) {
-    char C = Name[I];
-    bool Upper = C >= 'A' && C <= 'Z';
-    if (C == '_' || (Upper && !Word.empty() &&
-                     !(Name[I - 1] >= 'A' && Name[I - 1] <= 'Z'))) {
-      if (!Word.empty())
-        Words.push_back(Word);
-      Word.clear();
-      if (C == '_')
-        continue;
-    }
-    Word.push_back(static_cast<char>(Upper ? C - 'A' + 'a' : C));
-  }
-  if (!Word.empty())
-    Words.push_back(Word);
-  return Words;
-}
 
-bool isMetricName(const FunctionDecl *FD) {
-  if (!FD || !FD->getIdentifier())
-    return false;
-  llvm::SmallVector<std::string, 4> Words = nameWords(FD->getName());
-  if (llvm::any_of(Words, [](llvm::StringRef W) {
-        return W == "loss" || W == "criterion" || W == "objective";
-      }))
-    return false;
-  // A gradient's norm (`clip_grad_norm_`, `grad_norm`) is computed from
-  // .grad(), which records no graph.
-  auto Has = [&](std::initializer_list<llvm::StringRef> Any) {
-    return llvm::any_of(Words, [&](llvm::StringRef W) {
-      return llvm::is_contained(Any, W);
-    });
-  };
-  if (Has({"grad", "grads", "gradient", "gradients"}) && Has({"norm", "norms"}))
-    return true;
-  return llvm::any_of(Words, [](llvm::StringRef W) {
-    return llvm::is_contained(
-        {"accuracy", "acc", "correct", "corrects", "count", "counts",
-         "precision", "recall", "f1", "iou", "miou", "metric", "metrics",
-         "score", "scores", "auc", "topk", "top1", "top5", "bleu", "hits",
-         "argmax"},
-        W);
-  });
-}
-
-bool saysEvaluation(const FunctionDecl *FD) {
-  if (!FD || !FD->getIdentifier())
-    return false;
-  return llvm::any_of(nameWords(FD->getName()), [](llvm::StringRef W) {
-    return llvm::is_contained({"eval", "evaluate", "evaluation", "test", "val",
-                               "valid", "validate", "validation", "infer",
-                               "inference", "predict", "prediction"},
-                              W);
-  });
-}
-
-const Expr *argumentFor(const CallExpr *Call, unsigned Index) {
-  // a(x) through a member operator(): the object is argument 0.
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
-    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
-        MD && !MD->isStatic())
-      ++Index;
-  if (Index >= Call->getNumArgs())
-    return nullptr;
-  const Expr *Arg = Call->getArg(Index);
-  return isa<CXXDefaultArgExpr>(Arg) ? nullptr : Arg;
-}
 
 /// Whether a value of type \p T can hold a tensor: a tensor, a TorchScript
 /// value (IValue, its tuples), or a class template instance over one
@@ -281,15 +150,6 @@ static bool mayHoldHistory(QualType T, unsigned Depth = 0) {
   return false;
 }
 
-static bool isInNamespace(const Decl *D, llvm::ArrayRef<llvm::StringRef> Roots) {
-  const DeclContext *DC = D->getDeclContext();
-  const NamespaceDecl *Outer = nullptr;
-  for (; DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      Outer = NS;
-  return Outer && Outer->getIdentifier() &&
-         llvm::is_contained(Roots, Outer->getName());
-}
 
 /// `std::get<N>(t)`: N, when \p FD is that.
 static std::optional<unsigned> getIndex(const FunctionDecl *FD) {
@@ -358,7 +218,8 @@ const FunctionFlow *HistoryAnalysis::flowAt(const Stmt *S) {
 }
 
 bool HistoryAnalysis::guarded(const Expr *E) {
-  return gradStateAt(E, Ctx, Callers) == GradState::NotRecording;
+  return gradStateAt(E, Ctx, Callers, Options.names()) ==
+         GradState::NotRecording;
 }
 
 Carries HistoryAnalysis::anyOf(llvm::ArrayRef<const Expr *> Exprs) {
@@ -494,7 +355,7 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
 Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
   if (auto Summarised = ofSummary(Call, Call->getDirectCallee(), Element))
     return *Summarised;
-  if (isForwardCall(Call))
+  if (isForwardCall(Call, Options.names()))
     return Carries::graph();
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD)
@@ -655,13 +516,6 @@ builtFrom(const Expr *Object) {
   return Args;
 }
 
-/// Whether \p FD draws a sample: `sample()`, which a distribution draws
-/// without gradients (torch.distributions' sample(); rsample() keeps them).
-static bool drawsSample(const FunctionDecl *FD) {
-  return FD && FD->getIdentifier() &&
-         nameWords(FD->getName()) == llvm::SmallVector<std::string, 4>{"sample"};
-}
-
 /// The arguments of \p Call, without the callable itself for a call of an
 /// object's operator().
 static llvm::ArrayRef<const Expr *> callArguments(const CallExpr *Call) {
@@ -689,7 +543,7 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
     Operands.push_back(Member->getImplicitObjectArgument());
     // A distribution built from the policy's output: its methods compute
     // with what it was built from.
-    if (!drawsSample(FD))
+    if (!Options.names().namesDraw(FD))
       Operands.append(builtFrom(Member->getImplicitObjectArgument()));
   }
   auto Arguments = callArguments(Call);
@@ -705,11 +559,11 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
                    }) &&
       llvm::any_of(Arguments,
                    [](const Expr *Arg) { return mayHoldHistory(Arg->getType()); }) &&
-      !saysEvaluation(FD))
+      !Options.names().namesEvaluation(FD))
     Handed |= Carries::leaf();
   // Handed history, it returns history: that is how losses are computed.
   if (Handed.requiresGrad() && Options.OpaqueCallsPassHistory &&
-      !isMetricName(FD))
+      !Options.names().namesMetric(FD))
     return Carries::graph();
   return Carries::unknown();
 }

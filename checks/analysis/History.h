@@ -29,8 +29,11 @@
 #ifndef TORCH_TIDY_ANALYSIS_HISTORY_H
 #define TORCH_TIDY_ANALYSIS_HISTORY_H
 
+#include "checks/analysis/CallSites.h"
 #include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/GradGuard.h"
+#include "checks/analysis/Names.h"
+#include "checks/analysis/TorchTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -108,50 +111,21 @@ struct HistoryOptions {
   /// While summarising a function: what a parameter that no call in view
   /// passes carries (unset: that parameter is of unknown origin).
   std::optional<Carries> UnresolvedParameters;
+  /// The guesses from names (Names.h) as the options set them; null: the
+  /// defaults.
+  std::shared_ptr<const NameGuesses> Names;
+  const NameGuesses &names() const {
+    return Names ? *Names : defaultNameGuesses();
+  }
 };
 
-/// Whether \p RD is torch::nn::Module, torch::jit::Module, a
-/// torch::nn::ModuleHolder or AnyModule, or a class derived from one.
-bool isModuleClass(const clang::CXXRecordDecl *RD);
-
-/// Whether \p Name names a module's forward pass: `forward`, or `Forward`
-/// in code that names its methods in PascalCase.
-inline bool isForwardName(llvm::StringRef Name) {
-  return Name == "forward" || Name == "Forward";
-}
-
-/// Whether \p E runs a module's forward: `m->forward(x)`, `m(x)` through a
-/// ModuleHolder, `seq->forward(x)`, `any.forward(x)`, `jit_module.forward(...)`,
-/// or a method of the user's module class whose body is not in the unit,
-/// handed a tensor and returning tensors (`actor.sample_normal(state)`).
-bool isForwardCall(const clang::Expr *E);
-
-/// Every forward pass (isForwardCall) in \p S, lambdas included.
-llvm::SmallVector<const clang::CallExpr *, 4> forwardCallsIn(const clang::Stmt *S);
 
 /// Whether the call \p E returns a value without history whatever its
 /// operands carry: detach(), item(), argmax, comparisons, integer and bool
 /// conversions, ...
 bool cutsHistory(const clang::Expr *E, const clang::ASTContext &Ctx);
 
-/// The words of an identifier, lower case: its snake_case and camelCase
-/// pieces (`getActionAndValue` -> get, action, and, value).
-llvm::SmallVector<std::string, 4> nameWords(llvm::StringRef Name);
 
-/// Whether the name of function \p FD says it computes a metric (accuracy,
-/// counts, scores, a gradient's norm, ...), whose result is not
-/// differentiated.
-bool isMetricName(const clang::FunctionDecl *FD);
-
-/// Whether the name of function \p FD says it evaluates a model (evaluate,
-/// test, validate, infer, predict, ...), which such code does with gradients
-/// off.
-bool saysEvaluation(const clang::FunctionDecl *FD);
-
-/// The argument that call \p Call passes for parameter \p Index of its
-/// callee (for a call of an operator() that is a member, the object is not
-/// counted), or nullptr.
-const clang::Expr *argumentFor(const clang::CallExpr *Call, unsigned Index);
 
 /// Whether H follows the tensor member \p Field from method to method: a
 /// member of a class of the user's (not the standard library's or

@@ -5,7 +5,6 @@
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
-#include "checks/analysis/History.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

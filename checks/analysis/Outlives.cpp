@@ -333,7 +333,7 @@ bool consumedAndResetInLoop(const Lifetime &L, ASTContext &Ctx) {
 bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
                           ASTContext &Ctx, HistoryAnalysis &History) {
   const FunctionFlow *Flow = History.flowOf(Function);
-  return llvm::any_of(forwardCallsIn(Loop), [&](const CallExpr *Forward) {
+  return llvm::any_of(forwardCallsIn(Loop, History.options().names()), [&](const CallExpr *Forward) {
     return evalModeAt(Forward, Forward, Flow, Ctx) &&
            History.callers() &&
            !mayBeDifferentiated(Forward, Ctx, *History.callers(),
@@ -357,7 +357,8 @@ bool callersDiscardResult(const FunctionDecl *Function, ASTContext &Ctx,
   // A module's forward: its calls are forward passes, which the evaluation
   // check judges where they run.
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Function);
-      Method && Method->getIdentifier() && isForwardName(Method->getName()) &&
+      Method && Method->getIdentifier() &&
+      History.options().names().namesForward(Method->getName()) &&
       isModuleClass(Method->getParent()))
     return false;
   auto Sites = Callers->of(Function);
@@ -855,7 +856,8 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
   // caller runs the sequences and backpropagates them.
   if (const auto *Field = dyn_cast<FieldDecl>(L.Target)) {
     const auto *Method = dyn_cast_or_null<CXXMethodDecl>(enclosingFunction(At, Ctx));
-    if (Method && Method->getIdentifier() && isForwardName(Method->getName()) &&
+    if (Method && Method->getIdentifier() &&
+        History.options().names().namesForward(Method->getName()) &&
         Method->getParent() == Field->getParent() &&
         isModuleClass(Method->getParent()) && resetOf(L, At, Ctx))
       return true;

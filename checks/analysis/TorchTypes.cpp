@@ -3,6 +3,9 @@
 #include "checks/analysis/TorchTypes.h"
 
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/Names.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -218,6 +221,80 @@ OptionalBool evaluateOptionalBool(const Expr *E, const ASTContext &Ctx) {
   if (E->EvaluateAsBooleanCondition(Value, Ctx))
     return Value ? OptionalBool::True : OptionalBool::False;
   return OptionalBool::Unknown;
+}
+
+bool isInNamespace(const Decl *D, llvm::ArrayRef<llvm::StringRef> Roots) {
+  const DeclContext *DC = D->getDeclContext();
+  const NamespaceDecl *Outer = nullptr;
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outer = NS;
+  return Outer && Outer->getIdentifier() &&
+         llvm::is_contained(Roots, Outer->getName());
+}
+
+bool isModuleClass(const CXXRecordDecl *RD) {
+  return isOrDerivesFrom(RD, [](const CXXRecordDecl *C) {
+    std::string Name = C->getQualifiedNameAsString();
+    return Name == "torch::nn::Module" || Name == "torch::jit::Module" ||
+           Name == "torch::nn::AnyModule" || Name == "torch::nn::ModuleHolder";
+  });
+}
+
+/// A method of the user's own module class whose body is not in the unit,
+/// handed a tensor and returning tensors (`actor.sample_normal(state)`
+/// defined in another file): it runs the module's layers on its input, as
+/// its forward does. Methods of LibTorch's modules, and those with a body in
+/// view, are judged by what they are.
+static bool runsModuleOutOfView(const CXXMemberCallExpr *Call,
+                                const CXXMethodDecl *MD) {
+  if (MD->isStatic() || !MD->getIdentifier() || !isModuleClass(MD->getParent()) ||
+      isInNamespace(MD->getParent(), {"torch", "at", "c10"}))
+    return false;
+  const FunctionDecl *Def = MD->getDefinition();
+  if ((Def && Def->hasBody()) ||
+      MD->getASTContext().getSourceManager().isInSystemHeader(MD->getLocation()))
+    return false;
+  if (!holdsTensors(MD->getReturnType()))
+    return false;
+  return llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+    return holdsTensors(Arg->getType());
+  });
+}
+
+bool isForwardCall(const Expr *E, const NameGuesses &Names) {
+  E = stripWrappers(E);
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E))
+    return Op->getOperator() == OO_Call && Op->getNumArgs() > 0 &&
+           isModuleClass(recordOf(Op->getArg(0)->getType(), /*ThroughPointer=*/true));
+  if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = Call->getMethodDecl();
+    if (!MD || !MD->getIdentifier())
+      return false;
+    if (!(Names.namesForward(MD->getName()) || MD->getName() == "run_method"))
+      return runsModuleOutOfView(Call, MD);
+    return isModuleClass(MD->getParent()) ||
+           isModuleClass(recordOf(Call->getImplicitObjectArgument()->getType(),
+                                    /*ThroughPointer=*/true));
+  }
+  return false;
+}
+
+llvm::SmallVector<const CallExpr *, 4> forwardCallsIn(const Stmt *S,
+                                                      const NameGuesses &Names) {
+  class Forwards : public RecursiveASTVisitor<Forwards> {
+  public:
+    explicit Forwards(const NameGuesses &Names) : Names(Names) {}
+    llvm::SmallVector<const CallExpr *, 4> Found;
+    const NameGuesses &Names;
+    bool VisitCallExpr(CallExpr *Call) {
+      if (isForwardCall(Call, Names))
+        Found.push_back(Call);
+      return true;
+    }
+  } Finder(Names);
+  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  return std::move(Finder.Found);
 }
 
 } // namespace torch_tidy::analysis

@@ -12,8 +12,11 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace torch_tidy::analysis {
+
+class NameGuesses;
 
 /// The class \p T names, after references, cv and sugar (and, with
 /// \p ThroughPointer, after a pointer), if it names one.
@@ -86,6 +89,25 @@ std::optional<unsigned> parameterIndex(const clang::FunctionDecl *FD,
 enum class OptionalBool { True, False, None, Unknown };
 OptionalBool evaluateOptionalBool(const clang::Expr *E,
                                   const clang::ASTContext &Ctx);
+
+/// Whether the outermost namespace of \p D is one of \p Roots.
+bool isInNamespace(const clang::Decl *D, llvm::ArrayRef<llvm::StringRef> Roots);
+
+/// Whether \p RD is torch::nn::Module, torch::jit::Module, a
+/// torch::nn::ModuleHolder or AnyModule, or a class derived from one.
+bool isModuleClass(const clang::CXXRecordDecl *RD);
+
+/// Whether \p E runs a module's forward: `m->forward(x)`, `m(x)` through a
+/// ModuleHolder, `seq->forward(x)`, `any.forward(x)`, `jit_module.forward(...)`,
+/// a module's method that \p Names takes for a forward pass (`Forward` in
+/// code that names its methods in PascalCase), or a method of the user's
+/// module class whose body is not in the unit, handed a tensor and returning
+/// tensors (`actor.sample_normal(state)`).
+bool isForwardCall(const clang::Expr *E, const NameGuesses &Names);
+
+/// Every forward pass (isForwardCall) in \p S, lambdas included.
+llvm::SmallVector<const clang::CallExpr *, 4>
+forwardCallsIn(const clang::Stmt *S, const NameGuesses &Names);
 
 } // namespace torch_tidy::analysis
 

@@ -180,7 +180,7 @@ public:
       History = std::make_unique<HistoryAnalysis>(Ctx, Callers.get(),
                                                   HistoryOptions());
     }
-    switch (gradStateAt(Call, Ctx, Callers.get())) {
+    switch (gradStateAt(Call, Ctx, Callers.get(), defaultNameGuesses())) {
     case GradState::Recording:
       State = "recording";
       break;

@@ -1,0 +1,70 @@
+//===--- CallSites.cpp - Every call of every function of the unit ---------===//
+
+#include "checks/analysis/CallSites.h"
+
+#include "checks/analysis/ExprUtils.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+namespace {
+class CallCollector : public RecursiveASTVisitor<CallCollector> {
+public:
+  CallCollector(
+      llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>>
+          &Calls,
+      llvm::DenseSet<const FunctionDecl *> &Escaping)
+      : Calls(Calls), Escaping(Escaping) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (const FunctionDecl *FD = Call->getDirectCallee()) {
+      Calls[FD->getCanonicalDecl()].push_back(Call);
+      if (const Expr *Callee = Call->getCallee())
+        Called.insert(Callee->IgnoreParenImpCasts());
+    }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
+      if (!Called.contains(Ref))
+        Referenced.push_back({FD->getCanonicalDecl(), Ref});
+    return true;
+  }
+  void finish() {
+    for (auto [FD, Ref] : Referenced)
+      if (!Called.contains(Ref))
+        Escaping.insert(FD);
+  }
+
+private:
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>>
+      &Calls;
+  llvm::DenseSet<const FunctionDecl *> &Escaping;
+  llvm::DenseSet<const Expr *> Called;
+  llvm::SmallVector<std::pair<const FunctionDecl *, const DeclRefExpr *>, 8>
+      Referenced;
+};
+} // namespace
+
+CallSites::CallSites(ASTContext &Ctx) {
+  CallCollector Collector(Calls, Escaping);
+  for (Decl *D : userDecls(Ctx))
+    Collector.TraverseDecl(D);
+  Collector.finish();
+}
+
+std::optional<llvm::ArrayRef<const CallExpr *>>
+CallSites::of(const FunctionDecl *FD) const {
+  FD = FD->getCanonicalDecl();
+  if (Escaping.contains(FD))
+    return std::nullopt;
+  auto It = Calls.find(FD);
+  if (It == Calls.end())
+    return llvm::ArrayRef<const CallExpr *>();
+  return llvm::ArrayRef<const CallExpr *>(It->second);
+}
+
+} // namespace torch_tidy::analysis
