@@ -27,9 +27,17 @@ using namespace clang::ast_matchers;
 
 namespace torch_tidy {
 
-static const Stmt *temporaryGuardBefore(const CompoundStmt *Body,
-                                        const Expr *Forward,
-                                        const SourceManager &SM);
+namespace {
+/// A guard of the function's body, before the forward, that protects
+/// nothing until torch-unnamed-grad-guard's fix names it.
+struct UnnamedGuard {
+  SourceLocation At; ///< invalid when there is none
+  bool DeclaresNothing = false; ///< `torch::NoGradGuard;`, not a temporary
+};
+} // namespace
+
+static UnnamedGuard temporaryGuardBefore(const CompoundStmt *Body,
+                                         const Expr *Forward, ASTContext &Ctx);
 
 namespace {
 AST_MATCHER_P(Expr, isForward, const analysis::NameGuesses *, Names) {
@@ -382,8 +390,9 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   const analysis::NameGuesses &Names = HistoryOpts.names();
   if (!ByContext && !isTestBody(Function, Names) &&
       runsRepeatedly(Forward, Function, Facts.callers(Ctx), Names, Ctx) &&
-      !temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
-                            Ctx.getSourceManager()) &&
+      temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
+                           Ctx)
+          .At.isInvalid() &&
       discarded() && !keptAcrossIterations(Forward, Holders, Ctx)) {
     // What a guard would cover: the function, or in one that trains, the
     // block around the forward when that block trains nothing.
@@ -460,14 +469,19 @@ static bool constructsGuard(const Stmt *Body) {
   return F.Found;
 }
 
-// A statement of \p Body, before \p Forward, that only builds a guard
-// temporary switching recording off (`torch::NoGradGuard();`): once named,
-// it covers the rest of the body.
-static const Stmt *temporaryGuardBefore(const CompoundStmt *Body,
-                                        const Expr *Forward,
-                                        const SourceManager &SM) {
+// Where a statement of \p Body, before \p Forward, only builds a guard
+// temporary switching recording off (`torch::NoGradGuard();`) or names a
+// guard type with no object (`torch::NoGradGuard;`): once named, it covers
+// the rest of the body. Invalid when there is none.
+static UnnamedGuard temporaryGuardBefore(const CompoundStmt *Body,
+                                         const Expr *Forward, ASTContext &Ctx) {
   if (!Body)
-    return nullptr;
+    return {};
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const analysis::GuardWithoutObject &Guard :
+       analysis::guardsWithoutObject(Body, Ctx))
+    if (SM.isBeforeInTranslationUnit(Guard.Name.getEnd(), Forward->getBeginLoc()))
+      return {Guard.Name.getBegin(), /*DeclaresNothing=*/true};
   for (const Stmt *S : Body->body()) {
     if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), Forward->getBeginLoc()))
       break;
@@ -480,13 +494,12 @@ static const Stmt *temporaryGuardBefore(const CompoundStmt *Body,
     const auto *Construct = dyn_cast<CXXConstructExpr>(E);
     if (!Construct)
       continue;
-    torch_tidy::analysis::GuardKind Kind =
-        torch_tidy::analysis::guardKindOfType(Construct->getType());
-    if (Kind == torch_tidy::analysis::GuardKind::NoGrad ||
-        Kind == torch_tidy::analysis::GuardKind::InferenceMode)
-      return S;
+    analysis::GuardKind Kind = analysis::guardKindOfType(Construct->getType());
+    if (Kind == analysis::GuardKind::NoGrad ||
+        Kind == analysis::GuardKind::InferenceMode)
+      return {S->getBeginLoc()};
   }
-  return nullptr;
+  return {};
 }
 
 void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
@@ -495,7 +508,7 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
   const Context &C = F.Where;
   bool Inference = GuardType == "InferenceMode";
   std::string Guard = Inference ? "c10::InferenceMode" : "torch::NoGradGuard";
-  const Stmt *Temporary = nullptr;
+  UnnamedGuard Temporary;
   {
     auto Diag =
         C.Thread
@@ -569,19 +582,20 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     const auto *TopBody = dyn_cast_or_null<CompoundStmt>(Function->getBody());
     Temporary =
         NamesTemporaryGuards && TopBody
-            ? temporaryGuardBefore(TopBody, F.Forward, Ctx.getSourceManager())
-            : nullptr;
-    if (Temporary)
+            ? temporaryGuardBefore(TopBody, F.Forward, Ctx)
+            : UnnamedGuard();
+    if (Temporary.At.isValid())
       Fix.reset();
     if (Fix)
       Diag << *Fix;
   }
-  if (Temporary)
-    diag(Temporary->getBeginLoc(),
-         "this guard is a temporary that protects nothing; the fix of "
-         "%0 names it, which covers this call",
+  if (Temporary.At.isValid())
+    diag(Temporary.At,
+         "%select{this guard is a temporary that protects nothing|this "
+         "statement names a guard type but declares no object, so it protects "
+         "nothing}0; the fix of %1 names it, which covers this call",
          DiagnosticIDs::Note)
-        << checkName<UnnamedGradGuardCheck>();
+        << Temporary.DeclaresNothing << checkName<UnnamedGradGuardCheck>();
   if (C.Thread) {
     const CXXConstructExpr *Construct = nullptr;
     const CallExpr *HandOff = analysis::threadHandOff(

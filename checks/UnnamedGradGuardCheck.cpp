@@ -86,11 +86,53 @@ void UnnamedGradGuardCheck::registerMatchers(MatchFinder *Finder) {
   // template and its instantiations; clang-tidy reports it once.)
   Finder->addMatcher(expr(GuardTemporary, isDiscardedStatement()).bind("guard"),
                      this);
+  // A block, whose text between statements may name a guard type with no
+  // object (`torch::NoGradGuard;`), for which clang builds no node.
+  Finder->addMatcher(
+      compoundStmt(unless(isInTemplateInstantiation())).bind("block"), this);
+}
+
+std::string UnnamedGradGuardCheck::nameFor(const FunctionDecl *Function,
+                                           llvm::StringRef Base) {
+  llvm::StringSet<> &Given = NamesGiven[Function];
+  llvm::StringSet<> Taken = fixits::namesUsedIn(Function);
+  for (const auto &Name : Given)
+    Taken.insert(Name.getKey());
+  std::string Name = fixits::freshName(Base, Taken);
+  Given.insert(Name);
+  return Name;
+}
+
+void UnnamedGradGuardCheck::checkNamesWithoutObject(const CompoundStmt *Block,
+                                                    ASTContext &Ctx) {
+  for (const analysis::GuardWithoutObject &Guard :
+       analysis::guardsWithoutObject(Block, Ctx)) {
+    std::string TypeText =
+        Lexer::getSourceText(CharSourceRange::getTokenRange(Guard.Name),
+                             Ctx.getSourceManager(), getLangOpts())
+            .str();
+    auto Diag = diag(Guard.Name.getBegin(),
+                     "'%0;' names a guard type but declares no object, so it "
+                     "disables nothing: every following forward pass still "
+                     "records an autograd graph and keeps its activations in "
+                     "memory")
+                << TypeText << Guard.Name;
+    const FunctionDecl *Function = analysis::enclosingFunction(Block, Ctx);
+    if (!Function)
+      continue;
+    std::string Name = nameFor(Function, baseNameFor(Guard.Kind));
+    if (auto Fix = fixits::nameDeclaration(Guard.Name, Name, Ctx))
+      Diag << *Fix;
+  }
 }
 
 void UnnamedGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Guard = Result.Nodes.getNodeAs<Expr>("guard");
   ASTContext &Ctx = *Result.Context;
+  if (const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block")) {
+    checkNamesWithoutObject(Block, Ctx);
+    return;
+  }
+  const auto *Guard = Result.Nodes.getNodeAs<Expr>("guard");
 
   SourceRange TypeRange, InitRange;
   bool HasArguments = false;
@@ -139,16 +181,10 @@ void UnnamedGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // `(void)Type();` would need the cast removed as well: report only.
   if (!Function || isCastToVoid(Guard, Ctx))
     return;
-  llvm::StringSet<> &Given = NamesGiven[Function];
-  llvm::StringSet<> Taken = fixits::namesUsedIn(Function);
-  for (const auto &Name : Given)
-    Taken.insert(Name.getKey());
-  std::string Name = fixits::freshName(baseNameFor(Kind), Taken);
+  std::string Name = nameFor(Function, baseNameFor(Kind));
   if (auto Fix = fixits::nameTemporary(TypeRange, InitRange, HasArguments,
-                                       Name, Ctx)) {
-    Given.insert(Name);
+                                       Name, Ctx))
     Diag << *Fix;
-  }
 }
 
 } // namespace torch_tidy

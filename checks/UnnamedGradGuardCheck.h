@@ -10,7 +10,8 @@ namespace torch_tidy {
 
 /// Flags a grad-mode guard (torch::NoGradGuard, c10::InferenceMode,
 /// torch::AutoGradMode) constructed as a temporary, which is destroyed at the
-/// end of its statement and so protects nothing.
+/// end of its statement, or named in a statement that declares no object
+/// (`torch::NoGradGuard;`), and so protects nothing.
 class UnnamedGradGuardCheck : public clang::tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
@@ -21,6 +22,11 @@ public:
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
+  /// `torch::NoGradGuard;` in \p Block: a guard type named, no object.
+  void checkNamesWithoutObject(const clang::CompoundStmt *Block,
+                               clang::ASTContext &Ctx);
+  /// A fresh name for a guard of \p Kind in \p Function.
+  std::string nameFor(const clang::FunctionDecl *Function, llvm::StringRef Base);
   /// Names this check's fixes have given in each function, so that two
   /// fixes in one function never pick the same name.
   llvm::DenseMap<const clang::FunctionDecl *, llvm::StringSet<>> NamesGiven;

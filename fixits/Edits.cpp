@@ -71,6 +71,15 @@ std::optional<FixItHint> nameTemporary(SourceRange TypeRange,
       (" " + Name).str());
 }
 
+std::optional<FixItHint> nameDeclaration(SourceRange TypeRange,
+                                         llvm::StringRef Name,
+                                         const ASTContext &Ctx) {
+  if (TypeRange.isInvalid() || isInMacro(TypeRange))
+    return std::nullopt;
+  return FixItHint::CreateInsertion(endOfToken(TypeRange.getEnd(), Ctx),
+                                    (" " + Name).str());
+}
+
 std::optional<FixItHint> appendDetach(const Expr *E, const ASTContext &Ctx) {
   SourceRange Range = E->getSourceRange();
   if (Range.isInvalid() || isInMacro(Range))

@@ -43,6 +43,12 @@ std::optional<clang::FixItHint> nameTemporary(clang::SourceRange TypeRange,
                                               llvm::StringRef Name,
                                               const clang::ASTContext &Ctx);
 
+/// `Type;` -> `Type Name;`: a statement that names a type and declares
+/// nothing (\p TypeRange, the name as written) declares \p Name.
+std::optional<clang::FixItHint> nameDeclaration(clang::SourceRange TypeRange,
+                                                llvm::StringRef Name,
+                                                const clang::ASTContext &Ctx);
+
 /// Appends `.detach()` to the tensor expression \p E, with parentheses where
 /// the expression is not a postfix expression already.
 std::optional<clang::FixItHint> appendDetach(const clang::Expr *E,

@@ -3,12 +3,14 @@
 #include "checks/analysis/GradGuard.h"
 
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -167,6 +169,172 @@ static std::optional<GradState> stateAfter(const Stmt *S,
   if (Finder.Found)
     return GradState::Unknown;
   return std::nullopt;
+}
+
+namespace {
+/// The declarations named \p Name in \p DC, and in the namespaces that its
+/// using-directives name; a using-declaration gives what it names.
+llvm::SmallVector<const NamedDecl *, 2> lookupName(const DeclContext *DC,
+                                                   llvm::StringRef Name,
+                                                   ASTContext &Ctx) {
+  llvm::SmallVector<const NamedDecl *, 2> Found;
+  auto Take = [&](const NamedDecl *D) {
+    if (const auto *Shadow = dyn_cast<UsingShadowDecl>(D))
+      D = Shadow->getTargetDecl();
+    Found.push_back(D);
+  };
+  // A function's local declarations are not in a lookup table (and its
+  // using-directives are only in its statements: see resolveName).
+  if (DC->isFunctionOrMethod()) {
+    for (const Decl *D : DC->decls())
+      if (const auto *Named = dyn_cast<NamedDecl>(D);
+          Named && Named->getIdentifier() && Named->getName() == Name &&
+          !isa<UsingDecl>(Named))
+        Take(Named);
+    return Found;
+  }
+  IdentifierInfo &Id = Ctx.Idents.get(Name);
+  for (const NamedDecl *D : DC->lookup(DeclarationName(&Id)))
+    Take(D);
+  if (Found.empty())
+    for (const UsingDirectiveDecl *Using : DC->using_directives())
+      for (const NamedDecl *D :
+           Using->getNominatedNamespace()->lookup(DeclarationName(&Id)))
+        Take(D);
+  return Found;
+}
+
+/// What the name \p Parts (`torch`, `NoGradGuard`; \p Global for a leading
+/// `::`) names from \p From, the scope of the statement: the first part is
+/// looked up in \p From and the scopes around it, then in the namespaces of
+/// \p Local, the using-directives of the function before the statement;
+/// each next part in what the one before names.
+const NamedDecl *resolveName(llvm::ArrayRef<llvm::StringRef> Parts, bool Global,
+                             const DeclContext *From,
+                             llvm::ArrayRef<const NamespaceDecl *> Local,
+                             ASTContext &Ctx) {
+  const NamedDecl *Current = nullptr;
+  const DeclContext *Scope = Global ? Ctx.getTranslationUnitDecl() : From;
+  for (; Scope && !Current; Scope = Scope->getParent()) {
+    auto Found = lookupName(Scope, Parts.front(), Ctx);
+    if (!Found.empty())
+      Current = Found.front();
+    if (Global)
+      break;
+  }
+  for (const NamespaceDecl *NS : Local) {
+    if (Current || Global)
+      break;
+    auto Found = lookupName(NS, Parts.front(), Ctx);
+    if (!Found.empty())
+      Current = Found.front();
+  }
+  for (llvm::StringRef Part : Parts.drop_front()) {
+    if (const auto *Alias = dyn_cast_or_null<NamespaceAliasDecl>(Current))
+      Current = Alias->getNamespace();
+    const auto *Inner = dyn_cast_or_null<DeclContext>(Current);
+    if (const auto *Typedef = dyn_cast_or_null<TypedefNameDecl>(Current))
+      Inner = recordOf(Typedef->getUnderlyingType());
+    if (!Inner)
+      return nullptr;
+    auto Found = lookupName(Inner, Part, Ctx);
+    Current = Found.empty() ? nullptr : Found.front();
+  }
+  return Current;
+}
+
+/// The guard kind of the type that \p D names, if it is one.
+GuardKind guardKindNamed(const NamedDecl *D, ASTContext &Ctx) {
+  const auto *Type = dyn_cast_or_null<TypeDecl>(D);
+  return Type ? guardKindOfType(Ctx.getTypeDeclType(Type)) : GuardKind::None;
+}
+
+/// The guard names that declare nothing in the text from \p Begin to \p End,
+/// between two statements of a block whose scope is \p Scope.
+void scanGap(SourceLocation Begin, SourceLocation End, const DeclContext *Scope,
+             llvm::ArrayRef<const NamespaceDecl *> Local, ASTContext &Ctx,
+             llvm::SmallVectorImpl<GuardWithoutObject> &Out) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Begin.isInvalid() || End.isInvalid() || Begin.isMacroID() ||
+      End.isMacroID() || SM.getFileID(Begin) != SM.getFileID(End) ||
+      !SM.isBeforeInTranslationUnit(Begin, End))
+    return;
+  auto [File, Offset] = SM.getDecomposedLoc(Begin);
+  bool Invalid = false;
+  llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
+  if (Invalid)
+    return;
+  Lexer Raw(SM.getLocForStartOfFile(File), Ctx.getLangOpts(), Buffer.begin(),
+            Buffer.begin() + Offset, Buffer.end());
+  llvm::SmallVector<Token, 8> Statement;
+  llvm::SmallVector<GuardWithoutObject, 1> Found;
+  Token Tok;
+  while (!Raw.LexFromRawLexer(Tok)) {
+    if (!SM.isBeforeInTranslationUnit(Tok.getLocation(), End))
+      break;
+    // What a preprocessor directive leaves out (`#if 0`) is not code.
+    if (Tok.is(tok::hash))
+      return;
+    if (Tok.isNot(tok::semi)) {
+      Statement.push_back(Tok);
+      continue;
+    }
+    // `[::] name (:: name)* ;`
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    bool Global = !Statement.empty() && Statement.front().is(tok::coloncolon);
+    bool Shape = !Statement.empty();
+    for (size_t I = Global ? 1 : 0; I < Statement.size() && Shape; ++I) {
+      bool WantName = (I - (Global ? 1 : 0)) % 2 == 0;
+      if (WantName && Statement[I].is(tok::raw_identifier))
+        Parts.push_back(Statement[I].getRawIdentifier());
+      else if (WantName || Statement[I].isNot(tok::coloncolon))
+        Shape = false;
+    }
+    Shape &= !Parts.empty() && Statement.back().is(tok::raw_identifier);
+    if (Shape) {
+      GuardKind Kind =
+          guardKindNamed(resolveName(Parts, Global, Scope, Local, Ctx), Ctx);
+      if (Kind == GuardKind::NoGrad || Kind == GuardKind::InferenceMode)
+        Found.push_back({SourceRange(Statement.front().getLocation(),
+                                     Statement.back().getLocation()),
+                         Kind});
+    }
+    Statement.clear();
+  }
+  llvm::append_range(Out, Found);
+}
+} // namespace
+
+llvm::SmallVector<GuardWithoutObject, 1>
+guardsWithoutObject(const CompoundStmt *Block, ASTContext &Ctx) {
+  llvm::SmallVector<GuardWithoutObject, 1> Found;
+  if (!Block)
+    return Found;
+  const FunctionDecl *Function = enclosingFunction(Block, Ctx);
+  const DeclContext *Scope = Function ? static_cast<const DeclContext *>(Function)
+                                      : Ctx.getTranslationUnitDecl();
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  // The function's using-directives (one written after the statement would
+  // not resolve it for the compiler, which then reports an error).
+  class Directives : public RecursiveASTVisitor<Directives> {
+  public:
+    llvm::SmallVector<const NamespaceDecl *, 2> Found;
+    bool VisitUsingDirectiveDecl(UsingDirectiveDecl *Using) {
+      if (const NamespaceDecl *NS = Using->getNominatedNamespace())
+        Found.push_back(NS);
+      return true;
+    }
+  } Local;
+  if (Function && Function->getBody())
+    Local.TraverseStmt(Function->getBody());
+  SourceLocation From = Block->getLBracLoc().getLocWithOffset(1);
+  for (const Stmt *Child : Block->body()) {
+    scanGap(From, Child->getBeginLoc(), Scope, Local.Found, Ctx, Found);
+    From = Lexer::getLocForEndOfToken(Child->getEndLoc(), 0, SM, LO);
+  }
+  scanGap(From, Block->getRBracLoc(), Scope, Local.Found, Ctx, Found);
+  return Found;
 }
 
 /// How a call or construction, handed a callable, runs it.

@@ -18,6 +18,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -46,6 +47,21 @@ guardEffectOfConstruction(const clang::CXXConstructExpr *Construct,
 /// Whether \p Call is `GradMode::set_enabled(...)`, and with what.
 std::optional<GuardEffect> gradModeSetCall(const clang::CallExpr *Call,
                                            const clang::ASTContext &Ctx);
+
+/// A statement of a block that names a guard type and declares nothing
+/// (`torch::NoGradGuard;`): clang accepts it with a warning ("declaration
+/// does not declare anything") and builds no node for it, so it guards
+/// nothing.
+struct GuardWithoutObject {
+  clang::SourceRange Name; ///< the type's name, as written
+  GuardKind Kind;          ///< NoGrad or InferenceMode
+};
+
+/// Every such statement of \p Block, in order: found in the text between
+/// the block's statements (outside macros and preprocessor directives) and
+/// resolved, name by name, to a guard type from where the block is.
+llvm::SmallVector<GuardWithoutObject, 1>
+guardsWithoutObject(const clang::CompoundStmt *Block, clang::ASTContext &Ctx);
 
 /// Whether autograd records a graph when \p S runs.
 enum class GradState {

@@ -139,6 +139,55 @@ void in_a_macro() {
   // CHECK-FIXES: NO_GRAD_TEMPORARY();
 }
 
+// A statement that names a guard type and declares nothing: clang accepts it
+// ("declaration does not declare anything") and builds no node for it.
+namespace named {
+void qualified(torch::nn::Linear &model, const torch::Tensor &x) {
+  model->eval();
+  torch::NoGradGuard;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'torch::NoGradGuard;' names a guard type but declares no object, so it disables nothing: every following forward pass still records an autograd graph and keeps its activations in memory [torch-unnamed-grad-guard]
+  // CHECK-FIXES: torch::NoGradGuard no_grad;
+  model(x);
+}
+
+void inference_mode_and_global_qualifier() {
+  c10::InferenceMode;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'c10::InferenceMode;' names a guard type but declares no object
+  // CHECK-FIXES: c10::InferenceMode inference_mode;
+  ::at::NoGradGuard ;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: '::at::NoGradGuard;' names a guard type
+  // CHECK-FIXES: ::at::NoGradGuard no_grad ;
+}
+
+void through_using_and_aliases() {
+  using namespace torch;
+  NoGradGuard;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'NoGradGuard;' names a guard type
+  // CHECK-FIXES: NoGradGuard no_grad;
+  Inference; // the typedef at the top of the file
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'Inference;' names a guard type
+  // CHECK-FIXES: Inference inference_mode; // the typedef at the top of the file
+  {
+    Guard; /* the alias */ torch::Tensor t;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'Guard;' names a guard type
+    // CHECK-FIXES: Guard no_grad_2; /* the alias */ torch::Tensor t;
+  }
+}
+} // namespace named
+
+#define NOTHING
+#define NO_GUARD torch::NoGradGuard
+void names_not_flagged() {
+  torch::Tensor;      // a type, not a guard
+  struct Local {};
+  Local;              // likewise
+  NOTHING;            // a macro that expands to nothing
+  NO_GUARD;           // a macro: reported by nobody, as clang does
+#if 0
+  torch::NoGradGuard;
+#endif
+}
+
 // ---- Not flagged ----------------------------------------------------------
 
 void take_guard(const torch::NoGradGuard &);
