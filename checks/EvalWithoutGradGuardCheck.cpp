@@ -195,24 +195,42 @@ bool isTestFunction(const FunctionDecl *Function,
 /// the unit (an agent's `act()`, called by a game loop elsewhere). A shape
 /// probe run once from a constructor (`GetConvOutput`) is not, nor a test
 /// case, which its framework runs once, or a helper only tests call.
+/// \p Unseen receives, when the answer rests only on callers out of view,
+/// the function whose callers those are.
 bool runsRepeatedly(const Stmt *At, const FunctionDecl *Function,
                     const analysis::CallSites &Callers,
                     const analysis::NameGuesses &Names, ASTContext &Ctx,
-                    unsigned Depth = 0) {
+                    const FunctionDecl *&Unseen, unsigned Depth = 0) {
   if (analysis::innermostLoop(At, Ctx))
     return true;
   if (!Function || Function->isMain() || isa<CXXConstructorDecl>(Function) ||
       isTestFunction(Function, Names))
     return false;
   auto Sites = Callers.of(Function);
-  if (!Sites || Sites->empty() || Depth >= 3)
+  if (!Sites || Sites->empty() || Depth >= 3) {
+    Unseen = Function;
     return true;
+  }
   // Called in a loop, or from a function that itself runs again and again
-  // (an agent's Train() that calls UpdateMemory() once per step).
-  return llvm::any_of(*Sites, [&](const CallExpr *Site) {
-    return runsRepeatedly(Site, analysis::enclosingFunction(Site, Ctx), Callers,
-                          Names, Ctx, Depth + 1);
-  });
+  // (an agent's Train() that calls UpdateMemory() once per step); a caller
+  // in view that repeats it says more than one out of view.
+  const FunctionDecl *FirstUnseen = nullptr;
+  bool Repeats = false;
+  for (const CallExpr *Site : *Sites) {
+    const FunctionDecl *SiteUnseen = nullptr;
+    if (!runsRepeatedly(Site, analysis::enclosingFunction(Site, Ctx), Callers,
+                        Names, Ctx, SiteUnseen, Depth + 1))
+      continue;
+    Repeats = true;
+    if (!SiteUnseen) {
+      Unseen = nullptr;
+      return true;
+    }
+    if (!FirstUnseen)
+      FirstUnseen = SiteUnseen;
+  }
+  Unseen = FirstUnseen;
+  return Repeats;
 }
 
 /// A local among \p Holders whose block, after its declaration, runs a
@@ -389,7 +407,8 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   };
   const analysis::NameGuesses &Names = HistoryOpts.names();
   if (!ByContext && !isTestBody(Function, Names) &&
-      runsRepeatedly(Forward, Function, Facts.callers(Ctx), Names, Ctx) &&
+      runsRepeatedly(Forward, Function, Facts.callers(Ctx), Names, Ctx,
+                     C.RepeatsUnseen) &&
       temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
                            Ctx)
           .At.isInvalid() &&
@@ -445,6 +464,10 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   if (analysis::mayBeDifferentiated(Forward, Ctx, Facts.callers(Ctx),
                                     /*OpaqueCallsMay=*/false, &History))
     return;
+  // ... unless code out of view that gets the result differentiates it.
+  C.OpaqueTakenNotToDifferentiate =
+      analysis::mayBeDifferentiated(Forward, Ctx, Facts.callers(Ctx),
+                                    /*OpaqueCallsMay=*/true, &History);
 
   Findings[Function] = Finding{Forward, C, &Ctx};
 }
@@ -598,12 +621,17 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
         << Temporary.DeclaresNothing << checkName<UnnamedGradGuardCheck>();
   if (C.Thread) {
     const CXXConstructExpr *Construct = nullptr;
+    bool ByName = false;
     const CallExpr *HandOff = analysis::threadHandOff(
-        C.Thread, Ctx, &Construct, HistoryOpts.names());
+        C.Thread, Ctx, &Construct, HistoryOpts.names(), &ByName);
     SourceLocation Start = HandOff ? HandOff->getBeginLoc()
                                    : Construct ? Construct->getBeginLoc()
                                                : C.Thread->getBeginLoc();
-    diag(Start, "the thread that runs it is started here", DiagnosticIDs::Note);
+    diag(Start,
+         "the thread that runs it is started here%select{| (a thread pool "
+         "known by its name: options ThreadPoolWords and ThreadPoolMethods)}0",
+         DiagnosticIDs::Note)
+        << ByName;
   }
   if (C.EvalCall)
     diag(C.EvalCall->getBeginLoc(),
@@ -636,6 +664,23 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     diag(C.Function->getLocation(),
          "'%0' starts the thread while a guard is active", DiagnosticIDs::Note)
         << C.Function->getNameAsString();
+  // What the finding assumes about code out of view.
+  if (analysis::isForwardCallOutOfView(F.Forward, HistoryOpts.names()))
+    diag(F.Forward->getBeginLoc(),
+         "this is a method of the model with no body in view, taken for its "
+         "forward pass",
+         DiagnosticIDs::Note);
+  if (C.ByUse && C.RepeatsUnseen)
+    diag(C.RepeatsUnseen->getLocation(),
+         "no call of '%0' is in view: it is taken to run again and again",
+         DiagnosticIDs::Note)
+        << C.RepeatsUnseen->getNameAsString();
+  if (C.OpaqueTakenNotToDifferentiate)
+    diag(F.Forward->getBeginLoc(),
+         "code with no body in view gets its result and is taken not to "
+         "differentiate it (the project's function summaries would say for "
+         "sure)",
+         DiagnosticIDs::Note);
 }
 
 } // namespace torch_tidy

@@ -35,6 +35,14 @@ private:
     const clang::LambdaExpr *Thread = nullptr; ///< runs on another thread
     bool GuardedStarter = false; ///< the thread is started under a guard
     bool ByUse = false; ///< its result is only read as numbers, then dropped
+    /// For evaluation by use: the function whose callers, all out of view,
+    /// are taken to run it again and again.
+    const clang::FunctionDecl *RepeatsUnseen = nullptr;
+    /// The thread is started by a thread pool known by its name.
+    bool PoolByName = false;
+    /// Not differentiated only because code out of view that gets the
+    /// result is taken not to differentiate it.
+    bool OpaqueTakenNotToDifferentiate = false;
     /// Run once and only read as numbers, in a function that trains: the
     /// training loop that a variable holding its graph outlives.
     const clang::Stmt *HeldThrough = nullptr;

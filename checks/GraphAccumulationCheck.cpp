@@ -222,8 +222,10 @@ void GraphAccumulationCheck::report(const Expr *Write,
   noteDiscardedResult(*this, Life, Write, History);
   if (!Recurrent && Life.Kind == analysis::Lifetime::Call)
     noteCallSite(*this, Parts, History);
-  if (!Recurrent)
+  if (!Recurrent) {
     noteMemberWrite(*this, Parts, History);
+    noteAssumption(*this, Parts, History);
+  }
   if (NoFix)
     noteNoFix(*this, Write, Recurrent);
 }

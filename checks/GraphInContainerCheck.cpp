@@ -211,6 +211,7 @@ void GraphInContainerCheck::report(const Expr *Store,
   if (Life.Kind == analysis::Lifetime::Call)
     noteCallSite(*this, Carrying, History);
   noteMemberWrite(*this, Carrying, History);
+  noteAssumption(*this, Carrying, History);
   if (Picked) {
     diag(Picked->getBeginLoc(),
          "only one element of '%0' reaches the function's result, here; the "

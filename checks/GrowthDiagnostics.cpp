@@ -10,6 +10,7 @@
 #include "checks/analysis/TorchTypes.h"
 #include "fixits/Edits.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -206,6 +207,57 @@ void noteMemberWrite(tidy::ClangTidyCheck &Check,
           << (Method ? Method->getNameAsString() : std::string("a method"));
       return;
     }
+}
+
+void noteAssumption(tidy::ClangTidyCheck &Check,
+                    llvm::ArrayRef<const Expr *> Values,
+                    analysis::HistoryAnalysis &History) {
+  if (Values.empty())
+    return;
+  const CallExpr *At = nullptr;
+  for (const Expr *Value : Values) {
+    analysis::HistoryAnalysis::Assumption A = History.assumptionBehind(Value);
+    if (!A.Rests)
+      return;
+    if (!At)
+      At = A.At;
+  }
+  if (!At) {
+    Check.diag(Values.front()->getBeginLoc(),
+               "this history comes from code out of view that is assumed to "
+               "pass history on (option OpaqueCallsPassHistory; the "
+               "project's function summaries would say for sure)",
+               DiagnosticIDs::Note);
+    return;
+  }
+  // How the call names what it calls: `loss_function` for a std::function
+  // or a pointer, the function's name otherwise.
+  const Expr *Callee = At->getCallee();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(At))
+    Callee = Op->getArg(0);
+  std::string Name =
+      At->getDirectCallee() && !isa<CXXOperatorCallExpr>(At)
+          ? At->getDirectCallee()->getNameAsString()
+          : Lexer::getSourceText(
+                CharSourceRange::getTokenRange(Callee->getSourceRange()),
+                History.context().getSourceManager(),
+                History.context().getLangOpts())
+                .str();
+  if (analysis::isForwardCallOutOfView(At, History.options().names()))
+    Check.diag(At->getBeginLoc(),
+               "'%0' is a method of the model with no body in view, assumed "
+               "to run its forward pass (option OpaqueCallsPassHistory; the "
+               "project's function summaries would say for sure)",
+               DiagnosticIDs::Note)
+        << Name;
+  else
+    Check.diag(At->getBeginLoc(),
+               "'%0' has no body in view and is assumed to return autograd "
+               "history because it is handed some (option "
+               "OpaqueCallsPassHistory; the project's function summaries "
+               "would say for sure)",
+               DiagnosticIDs::Note)
+        << Name;
 }
 
 void noteKeepingCallSite(tidy::ClangTidyCheck &Check,

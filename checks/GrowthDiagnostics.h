@@ -86,6 +86,13 @@ void noteMemberWrite(clang::tidy::ClangTidyCheck &Check,
                      llvm::ArrayRef<const clang::Expr *> Values,
                      analysis::HistoryAnalysis &History);
 
+/// When the history of every one of \p Values rests on an assumption about
+/// code out of view (HistoryAnalysis::assumptionBehind), a note that says
+/// so, at the call so judged, naming the option that sets the assumption.
+void noteAssumption(clang::tidy::ClangTidyCheck &Check,
+                    llvm::ArrayRef<const clang::Expr *> Values,
+                    analysis::HistoryAnalysis &History);
+
 /// For a target that is a by-reference parameter: a note at the call site
 /// in the unit that hands it an object outliving the call, if there is one.
 void noteKeepingCallSite(clang::tidy::ClangTidyCheck &Check,

@@ -278,6 +278,70 @@ HistoryAnalysis::foreignCallWitness(const Expr *E) {
   return std::nullopt;
 }
 
+namespace {
+/// Finds one of the calls of \p Assumed that \p S is computed from: in \p S
+/// itself, in what the local variables it reads were given before, and in
+/// what the functions of the unit that it calls return.
+class AssumedFinder : public RecursiveASTVisitor<AssumedFinder> {
+public:
+  AssumedFinder(HistoryAnalysis &History,
+                const llvm::DenseSet<const CallExpr *> &Assumed)
+      : History(History), Assumed(Assumed) {}
+  const CallExpr *Found = nullptr;
+
+  void search(const Stmt *S, unsigned Depth) {
+    if (!S || Found || Depth > 4)
+      return;
+    unsigned Saved = this->Depth;
+    this->Depth = Depth;
+    TraverseStmt(const_cast<Stmt *>(S));
+    this->Depth = Saved;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (Assumed.contains(Call)) {
+      Found = Call;
+      return false;
+    }
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+    if (Def && Def->hasBody() && Visited.insert(Def).second)
+      for (const Expr *Returned : returnedValues(Def->getBody()))
+        search(Returned, Depth + 1);
+    return !Found;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Var || !Var->hasLocalStorage() || !Visited.insert(Var).second)
+      return true;
+    if (const FunctionFlow *Flow = History.flowAt(Ref))
+      for (const Definition &Def : Flow->reachingDefinitions(Var, Ref))
+        for (const Expr *Value : Def.Values)
+          search(Value, Depth + 1);
+    return !Found;
+  }
+
+private:
+  HistoryAnalysis &History;
+  const llvm::DenseSet<const CallExpr *> &Assumed;
+  llvm::DenseSet<const Decl *> Visited;
+  unsigned Depth = 0;
+};
+} // namespace
+
+HistoryAnalysis::Assumption HistoryAnalysis::assumptionBehind(const Expr *E) {
+  if (!E || Assumed.empty() || !keepsGraph(E))
+    return {};
+  // Would it hold a graph without the assumptions about code out of view?
+  HistoryOptions Strict = Options;
+  Strict.OpaqueCallsPassHistory = false;
+  HistoryAnalysis Without(Ctx, Callers, Strict);
+  if (Without.keepsGraph(E))
+    return {};
+  AssumedFinder Finder(*this, AssumedSet);
+  Finder.search(E, 0);
+  return {true, Finder.Found};
+}
+
 Carries HistoryAnalysis::of(const Expr *E, int Element) {
   if (!E)
     return Carries::none();
@@ -355,8 +419,17 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
 Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
   if (auto Summarised = ofSummary(Call, Call->getDirectCallee(), Element))
     return *Summarised;
-  if (isForwardCall(Call, Options.names()))
+  if (isForwardCall(Call, Options.names())) {
+    // A method of the user's module defined elsewhere: assumed to run the
+    // module's layers (the strict reading leaves it of unknown origin).
+    if (isForwardCallOutOfView(Call, Options.names())) {
+      if (!Options.OpaqueCallsPassHistory)
+        return Carries::unknown();
+      if (AssumedSet.insert(Call).second)
+        Assumed.push_back(Call);
+    }
     return Carries::graph();
+  }
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD)
     return ofOpaqueCall(Call, nullptr, Element); // a function pointer, ...
@@ -563,8 +636,11 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
     Handed |= Carries::leaf();
   // Handed history, it returns history: that is how losses are computed.
   if (Handed.requiresGrad() && Options.OpaqueCallsPassHistory &&
-      !Options.names().namesMetric(FD))
+      !Options.names().namesMetric(FD)) {
+    if (AssumedSet.insert(Call).second)
+      Assumed.push_back(Call);
     return Carries::graph();
+  }
   return Carries::unknown();
 }
 

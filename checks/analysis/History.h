@@ -167,6 +167,17 @@ public:
   };
   std::optional<ForeignCall> foreignCallWitness(const clang::Expr *E);
 
+  /// Whether \p E would carry no graph but for an assumption about code out
+  /// of view: a function whose body is not in view (no summary says what it
+  /// returns) returns history when handed some, and a method of the user's
+  /// module class defined elsewhere runs a forward pass. \p At, when found,
+  /// is the call so judged that \p E is computed from.
+  struct Assumption {
+    bool Rests = false;
+    const clang::CallExpr *At = nullptr;
+  };
+  Assumption assumptionBehind(const clang::Expr *E);
+
   /// Where a member of the user's class read in \p E was given the history
   /// that \p E has from it, by another method (or an earlier call of the
   /// same one): the write, and the member written.
@@ -275,6 +286,10 @@ private:
   unsigned CallSiteDepth = 0;
   /// For a parameter that has history from a call site: that call site.
   llvm::DenseMap<const clang::ParmVarDecl *, const clang::CallExpr *> Witness;
+  /// The calls whose results carry a graph by assumption (see
+  /// assumptionBehind), in the order found.
+  llvm::SmallVector<const clang::CallExpr *, 4> Assumed;
+  llvm::DenseSet<const clang::CallExpr *> AssumedSet;
   /// For a parameter that has history from a call in another unit: where.
   llvm::DenseMap<const clang::ParmVarDecl *, const PassedSummary *>
       ForeignWitness;

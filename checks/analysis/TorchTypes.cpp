@@ -262,6 +262,13 @@ static bool runsModuleOutOfView(const CXXMemberCallExpr *Call,
   });
 }
 
+bool isForwardCallOutOfView(const Expr *E, const NameGuesses &Names) {
+  const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(stripWrappers(E));
+  const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+  return MD && MD->getIdentifier() && !Names.namesForward(MD->getName()) &&
+         MD->getName() != "run_method" && runsModuleOutOfView(Call, MD);
+}
+
 bool isForwardCall(const Expr *E, const NameGuesses &Names) {
   E = stripWrappers(E);
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E))

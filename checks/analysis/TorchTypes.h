@@ -105,6 +105,11 @@ bool isModuleClass(const clang::CXXRecordDecl *RD);
 /// tensors (`actor.sample_normal(state)`).
 bool isForwardCall(const clang::Expr *E, const NameGuesses &Names);
 
+/// Whether \p E is a forward pass (isForwardCall) only because it is a
+/// method of the user's module class whose body is not in the unit, handed
+/// a tensor and returning tensors: an assumption about code out of view.
+bool isForwardCallOutOfView(const clang::Expr *E, const NameGuesses &Names);
+
 /// Every forward pass (isForwardCall) in \p S, lambdas included.
 llvm::SmallVector<const clang::CallExpr *, 4>
 forwardCallsIn(const clang::Stmt *S, const NameGuesses &Names);
