@@ -88,6 +88,30 @@ llvm::SmallVector<const ValueDecl *, 4> tiedDecls(const Expr *E) {
   return Result;
 }
 
+/// Whether \p MD, a method of the user's class with its body in view,
+/// returns a part of its own object: every return statement gives a member
+/// of `*this`, an element or a view of one (`Tensor &obs(int i) { return
+/// obs_[i]; }`, `Tensor values() { return values_; }`, a handle to the same
+/// storage). A write through what it returns writes into the object.
+static bool returnsPartOfObject(const CXXMethodDecl *MD, unsigned Depth) {
+  if (!MD || MD->isStatic() || Depth > 2)
+    return false;
+  const FunctionDecl *Def = MD->getDefinition();
+  if (!Def || !Def->hasBody() ||
+      MD->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation()))
+    return false;
+  auto Returned = returnedValues(Def->getBody());
+  return !Returned.empty() && llvm::all_of(Returned, [&](const Expr *Value) {
+    const Expr *Base = containerOf(Value);
+    if (const auto *Member = dyn_cast<MemberExpr>(Base))
+      return isa<CXXThisExpr>(stripWrappers(Member->getBase()));
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Base))
+      return isa<CXXThisExpr>(stripWrappers(Call->getImplicitObjectArgument())) &&
+             returnsPartOfObject(Call->getMethodDecl(), Depth + 1);
+    return false;
+  });
+}
+
 const Expr *containerOf(const Expr *E) {
   for (unsigned Depth = 0; Depth < 8; ++Depth) {
     const Expr *S = stripWrappers(E);
@@ -108,6 +132,13 @@ const Expr *containerOf(const Expr *E) {
                                       "slice", "front", "back"},
                                      MD->getName())) ||
                  MD->getOverloadedOperator() == OO_Subscript)) {
+        E = Call->getImplicitObjectArgument();
+        continue;
+      }
+      // An accessor of the user's class that hands out a part of its
+      // object: what it returns is held by the object.
+      if (MD && !isa<CXXThisExpr>(stripWrappers(Call->getImplicitObjectArgument())) &&
+          returnsPartOfObject(MD, 0)) {
         E = Call->getImplicitObjectArgument();
         continue;
       }

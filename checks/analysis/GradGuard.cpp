@@ -463,6 +463,16 @@ static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
     } else if (const auto *Lambda = Parent.get<LambdaExpr>()) {
       if (runsOnAnotherThread(Lambda, Ctx, Names))
         return GradState::Recording;
+      // Called only where a guard is active (defined before the guard,
+      // called after it): what its calls find, as for a function.
+      if (Callers && Depth <= 4)
+        if (auto Sites = Callers->of(Lambda->getCallOperator());
+            Sites && !Sites->empty()) {
+          GradState State =
+              entryState(Lambda->getCallOperator(), Ctx, Callers, Names, Depth);
+          if (State == GradState::NotRecording)
+            return State;
+        }
     } else if (const auto *FD = Parent.get<FunctionDecl>()) {
       // Only a lambda's body continues into the scope that defines it.
       const auto *MD = dyn_cast<CXXMethodDecl>(FD);

@@ -232,6 +232,19 @@ public:
   explicit ResetFinder(const ValueDecl *Target) : Target(Target) {}
   llvm::SmallVector<const Stmt *, 4> Resets;
   bool shouldVisitLambdaBody() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    // The assignments of the function around, to tell a reset from a
+    // write of what is computed from the target's own value
+    // (`auto out = rnn(x, state_); state_ = std::get<1>(out);`).
+    const auto *Function = dyn_cast_or_null<FunctionDecl>(D);
+    if (!Function || !Function->hasBody() || Sources)
+      return RecursiveASTVisitor::TraverseDecl(D);
+    TensorSources Own(Function->getBody());
+    Sources = &Own;
+    bool Result = RecursiveASTVisitor::TraverseDecl(D);
+    Sources = nullptr;
+    return Result;
+  }
   bool VisitCallExpr(CallExpr *Call) {
     note(Call);
     return true;
@@ -245,11 +258,14 @@ private:
   void note(const Stmt *S) {
     auto Def = definitionAt(S, Target);
     if (Def && Def->Kind == Definition::Replace &&
-        llvm::none_of(Def->Values,
-                      [&](const Expr *V) { return mentions(V, Target); }))
+        llvm::none_of(Def->Values, [&](const Expr *V) {
+          return mentions(V, Target) ||
+                 (Sources && Sources->sourcesOf(V).contains(Target));
+        }))
       Resets.push_back(S);
   }
   const ValueDecl *Target;
+  const TensorSources *Sources = nullptr;
 };
 
 llvm::SmallVector<const Stmt *, 4> resetsIn(const Stmt *S,

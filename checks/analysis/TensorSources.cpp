@@ -66,12 +66,29 @@ private:
 class NamedDeclCollector : public RecursiveASTVisitor<NamedDeclCollector> {
 public:
   llvm::SmallVector<const ValueDecl *, 8> Decls;
+  /// The objects whose tensor-holding members are read (`buffer` in
+  /// `buffer.log_probs`, `agent` and `rollout` in `agent.rollout.values`),
+  /// whatever their own type: what is computed from a part of an object is
+  /// computed from the object.
+  llvm::SmallVector<const ValueDecl *, 4> Holders;
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     Decls.push_back(Ref->getDecl());
     return true;
   }
   bool VisitMemberExpr(MemberExpr *Member) {
     Decls.push_back(Member->getMemberDecl());
+    if (!holdsTensorsOrFields(Member->getType()))
+      return true;
+    for (const Expr *Base = Member->getBase()->IgnoreParenImpCasts(); Base;) {
+      if (const auto *Inner = dyn_cast<MemberExpr>(Base)) {
+        Holders.push_back(Inner->getMemberDecl());
+        Base = Inner->getBase()->IgnoreParenImpCasts();
+      } else {
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(Base))
+          Holders.push_back(Ref->getDecl());
+        break;
+      }
+    }
     return true;
   }
 };
@@ -102,7 +119,7 @@ DeclSet TensorSources::sourcesOf(const Expr *E) const {
             Work.push_back(Init);
         continue;
       }
-      if (holdsTensors(D->getType()))
+      if (holdsTensors(D->getType()) || llvm::is_contained(Names.Holders, D))
         Result.insert(D);
       auto It = StoredInto.find(D);
       if (It != StoredInto.end())

@@ -28,6 +28,7 @@ void sources(torch::nn::Linear &model, torch::nn::LSTM &lstm, torch::Tensor x,
   total = total + loss2;
   // CHECK: [[@LINE+1]]:3: sources=loss2,out,total,x
   probe_sources(total);
-  // CHECK: [[@LINE+1]]:3: sources=state
+  // A part of an object is computed from the object too.
+  // CHECK: [[@LINE+1]]:3: sources=net,state
   probe_sources(net.state);
 }

@@ -398,3 +398,25 @@ void train_from_first_output(torch::nn::Linear &encoder, torch::optim::SGD &opti
     optimizer.step();
   }
 }
+
+// A lambda defined before the guard and called only under it runs guarded,
+// as a function whose every call is guarded does.
+double evaluate_through_lambda(torch::nn::Linear &model,
+                               const std::vector<torch::Tensor> &xs) {
+  model->eval();
+  auto score = [&](const torch::Tensor &x) { return model(x).sum().item<double>(); };
+  torch::NoGradGuard no_grad;
+  double total = 0;
+  for (const auto &x : xs)
+    total += score(x);
+  return total;
+}
+
+// Forces are the gradient of the energy: the forward must record its graph,
+// even in evaluation mode.
+torch::Tensor forces(torch::nn::Linear &model, torch::Tensor positions) {
+  model->eval();
+  positions.requires_grad_(true);
+  auto energy = model(positions).sum();
+  return -torch::autograd::grad({energy}, {positions})[0];
+}

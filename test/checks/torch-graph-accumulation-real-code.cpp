@@ -502,6 +502,20 @@ struct StreamImpl : torch::nn::Module {
   }
 };
 
+// The same with the state kept whole (an LSTM's (h, c) tuple) and read back
+// through a local: the write that feeds it back is not a reset of it.
+struct TupleStreamImpl : torch::nn::Module {
+  torch::nn::LSTM lstm{torch::nn::LSTMOptions(4, 8)};
+  std::tuple<torch::Tensor, torch::Tensor> state_{torch::zeros({1, 1, 8}),
+                                                  torch::zeros({1, 1, 8})};
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto out = lstm->forward(x.view({1, 1, 4}), state_);
+    state_ = std::get<1>(out);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'state_' is fed back into the model every iteration
+    return std::get<0>(out);
+  }
+};
+
 // One member of an object overwritten from another member of it: no carry.
 struct Batch {
   torch::Tensor states, value_predictions;

@@ -815,3 +815,62 @@ void fit_rows(torch::nn::Linear &model, torch::optim::SGD &opt,
   loss_of().sum().backward();
   opt.step();
 }
+
+// A persistent buffer reached through an accessor of another class: the
+// accessor hands out a part of its object (a reference to an element, or
+// a tensor sharing the member's storage), so an in-place copy into what it
+// returns writes into the object, which outlives the rollout.
+class RolloutStorage {
+public:
+  torch::Tensor &obs(int step) { return obs_[step]; }
+  torch::Tensor values() { return values_; }
+
+private:
+  std::vector<torch::Tensor> obs_ = std::vector<torch::Tensor>(128);
+  torch::Tensor values_ = torch::zeros({128, 1});
+};
+struct RolloutAgent {
+  torch::nn::Linear policy{4, 4};
+  RolloutStorage storage;
+  void rollout() {
+    for (int step = 0; step < 128; ++step) {
+      auto out = policy(torch::randn({1, 4}));
+      storage.values().narrow(0, step, 1).copy_(out.sum(1, true));
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'storage' outlives the call and each time a tensor that carries autograd history is stored in it
+      // CHECK-FIXES: storage.values().narrow(0, step, 1).copy_(out.sum(1, true).detach());
+      storage.obs(step).copy_(out);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'storage' outlives the call and each time a tensor that carries autograd history is stored in it
+      // CHECK-FIXES: storage.obs(step).copy_(out.detach());
+    }
+  }
+};
+
+// Log-probabilities kept in a member buffer of another class, which a
+// method of that class clears; the episode's backward pass walks them
+// through the buffer's field: bounded on purpose.
+struct EpisodeBuffer {
+  std::vector<torch::Tensor> log_probs;
+  void clear() { log_probs.clear(); }
+};
+class ReinforceAgent {
+public:
+  ReinforceAgent() : opt_(net_->parameters(), 0.01) {}
+  int act(const torch::Tensor &s) {
+    auto p = torch::softmax(net_(s), -1);
+    auto a = p.multinomial(1);
+    buffer_.log_probs.push_back(p.log().gather(-1, a));
+    return a.item<int>();
+  }
+  void finish_episode() {
+    auto loss = -torch::stack(buffer_.log_probs).sum();
+    opt_.zero_grad();
+    loss.backward();
+    opt_.step();
+    buffer_.clear();
+  }
+
+private:
+  torch::nn::Linear net_{4, 2};
+  torch::optim::Adam opt_;
+  EpisodeBuffer buffer_;
+};
