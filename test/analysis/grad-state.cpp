@@ -232,3 +232,20 @@ void threads(ThreadPool &pool) {
   // CHECK: [[@LINE+1]]:8: grad=not-recording loop=none
   [] { probe(); }();
 }
+
+// A lambda defined before a guard and called only under it runs guarded; one
+// that is also called without the guard records.
+void lambda_called_under_guard(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto guarded_only = [&] {
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=none
+    probe();
+  };
+  auto both = [&] {
+    // CHECK: [[@LINE+1]]:5: grad=recording loop=none
+    probe();
+  };
+  both();
+  torch::NoGradGuard no_grad;
+  guarded_only();
+  both();
+}

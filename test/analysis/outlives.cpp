@@ -394,3 +394,31 @@ void slots(const std::vector<torch::Tensor> &xs) {
     }
   }
 }
+
+// What an accessor of the user's class hands out is a part of its object: a
+// write into it is a write into the object.
+class Storage {
+public:
+  torch::Tensor &obs(int step) { return obs_[step]; }
+  torch::Tensor values() { return values_.narrow(0, 0, 1); }
+  torch::Tensor fresh() { return torch::zeros({1}); }
+
+private:
+  std::vector<torch::Tensor> obs_;
+  torch::Tensor values_;
+};
+Storage storage_global;
+void through_accessors() {
+  Storage local;
+  for (int step = 0; step < 3; ++step) {
+    // CHECK: [[@LINE+1]]:5: outlives=call
+    probe_outlives(storage_global.obs(step));
+    // CHECK: [[@LINE+1]]:5: outlives=call
+    probe_outlives(storage_global.values());
+    // CHECK: [[@LINE+1]]:5: outlives=loop
+    probe_outlives(local.obs(step));
+    // A new tensor each call is no part of the object.
+    // CHECK: [[@LINE+1]]:5: outlives=no
+    probe_outlives(storage_global.fresh());
+  }
+}

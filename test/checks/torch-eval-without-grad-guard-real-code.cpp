@@ -9,6 +9,7 @@
 #include <functional>
 #include <future>
 #include <iostream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -419,4 +420,63 @@ torch::Tensor forces(torch::nn::Linear &model, torch::Tensor positions) {
   positions.requires_grad_(true);
   auto energy = model(positions).sum();
   return -torch::autograd::grad({energy}, {positions})[0];
+}
+
+// Inference of a class with no evaluation word in its names: a detector's
+// Detect() that returns plain boxes, and an agent's greedy step that returns
+// an integer. Only numbers leave them, and their callers are out of view:
+// evaluation code by use, said so in a note.
+struct Box {
+  float x1, y1, x2, y2, score;
+};
+class YoloDetector {
+public:
+  explicit YoloDetector(const std::string &path) { module_ = torch::jit::load(path); }
+  std::vector<Box> Detect(const torch::Tensor &image) {
+    std::vector<torch::jit::IValue> inputs{image};
+    torch::Tensor out = module_.forward(inputs).toTensor();
+    // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+    // CHECK-MESSAGES: :[[@LINE-2]]:25: note: its result is only read as numbers and dropped in 'Detect': nothing differentiates it
+    // CHECK-MESSAGES: :[[@LINE-5]]:20: note: no call of 'Detect' is in view: it is taken to run again and again
+    // CHECK-FIXES: std::vector<Box> Detect(const torch::Tensor &image) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    std::vector<Box> boxes;
+    auto rows = out.select(0, 0);
+    for (int64_t i = 0; i < rows.size(0); ++i)
+      boxes.push_back({rows[i][0].item<float>(), rows[i][1].item<float>(),
+                       rows[i][2].item<float>(), rows[i][3].item<float>(),
+                       rows[i][4].item<float>()});
+    return boxes;
+  }
+
+private:
+  torch::jit::Module module_;
+};
+class GreedyAgent {
+public:
+  int64_t step(const torch::Tensor &state) {
+    auto q = net_->forward(state);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+    // CHECK-FIXES: int64_t step(const torch::Tensor &state) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    return q.argmax(1).item<int64_t>();
+  }
+
+private:
+  torch::nn::Linear net_{4, 2};
+};
+// A server's loop over a TorchScript module, with no eval() and no
+// evaluation name.
+int serve(const std::string &path, int requests) {
+  torch::jit::script::Module module = torch::jit::load(path);
+  int served = 0;
+  for (int r = 0; r < requests; ++r) {
+    auto y = module.forward({torch::randn({1, 4})}).toTensor();
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+    // CHECK-FIXES: int serve(const std::string &path, int requests) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    std::cout << y.argmax(1).item<int64_t>() << "\n";
+    ++served;
+  }
+  return served;
 }

@@ -9,7 +9,7 @@ Every listed file of every materialised project (see materialize.py) is run
 with -checks=-*,torch-* and the project's flags, and with the function
 summaries of the project's listed files (one torch-tidy --export-summaries
 run over them all first), as a user who lints the whole project would. A diagnostic on a site
-labelled `leak` or `bounded-leak` is a true positive; any other diagnostic
+labelled `leak`, `bounded-leak` or `bug` is a true positive; any other diagnostic
 (on a `lookalike` site or on an unlabelled line) is a false positive; a
 leak site with no diagnostic is a miss. Exit status: 0 when the evaluation
 ran (whatever it found), 2 when it could not run.
@@ -29,7 +29,9 @@ CORPUS = Path(__file__).resolve().parent
 REPO = CORPUS.parent.parent
 CACHE = Path.home() / ".cache" / "torch-tidy"
 STAMP = ".torch-tidy-corpus.json"  # written by materialize.py
-LEAK_LABELS = {"leak", "bounded-leak"}
+# What counts as a true finding: a leak (bounded or not) of the memory
+# checks, a bug of the training-loop checks.
+LEAK_LABELS = {"leak", "bounded-leak", "bug"}
 LABELS = LEAK_LABELS | {"lookalike"}
 HEADER_SUFFIXES = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl"}
 DIAGNOSTIC = re.compile(r"^(.+?):(\d+):(\d+): (warning|error): (.*?)(?: \[([\w.,-]+)\])?$")
@@ -250,8 +252,19 @@ def finish_project(r, args):
     return r
 
 
-def score(results):
-    """Per-check counts and the lists of findings, over all projects."""
+def checks_of(binary):
+    """The torch-* checks that \p binary has: a site of a check it lacks is
+    not a miss of it."""
+    out = subprocess.run([str(binary), "--list-checks", "-checks=-*,torch-*"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise CannotRun(f"{binary} --list-checks failed: {out.stderr.strip()}")
+    return {l.strip() for l in out.stdout.splitlines() if l.strip().startswith("torch-")}
+
+
+def score(results, checks):
+    """Per-check counts and the lists of findings, over all projects, for the
+    checks that the binary has (\p checks)."""
     counts = defaultdict(lambda: {"tp": 0, "fp": 0, "miss": 0})
     lists = {"true_positives": [], "false_positives": [], "misses": []}
     for r in results:
@@ -265,6 +278,8 @@ def score(results):
                                 "check": check, "label": label, "message": message,
                                 "reason": site["reason"] if site else ""})
         for (file, line, check), site in sorted(r["sites"].items()):
+            if check not in checks:
+                continue
             if (site["label"] in LEAK_LABELS and file in r["analysed"]
                     and (file, line, check) not in r["diagnostics"]):
                 counts[check]["miss"] += 1
@@ -272,7 +287,8 @@ def score(results):
                                         "check": check, "label": site["label"],
                                         "reason": site["reason"]})
         for (file, line, check), site in r["sites"].items():
-            counts[check]  # every labelled check gets a row
+            if check in checks:
+                counts[check]  # every labelled check of the binary gets a row
     return counts, lists
 
 
@@ -357,6 +373,7 @@ def main():
                or sorted(p.parent for p in CORPUS.glob("*/project.json")))
     prepared, skipped = [], []
     try:
+        checks = checks_of(args.torch_tidy)
         for folder in folders:  # every manifest is checked before anything runs
             if not (folder / "project.json").is_file():
                 raise CannotRun(f"no project.json in {folder}")
@@ -395,7 +412,7 @@ def main():
     except (CannotRun, OSError, json.JSONDecodeError) as err:
         print(f"evaluate: {err}", file=sys.stderr)
         return 2
-    counts, lists = score(results)
+    counts, lists = score(results, checks)
     total = print_report(results, skipped, counts, lists)
     if args.json:
         report = {"skipped": skipped,
