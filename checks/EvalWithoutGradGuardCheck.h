@@ -56,7 +56,7 @@ private:
     Context Where;
     clang::ASTContext *Ctx;
   };
-  bool isEvalName(const clang::FunctionDecl *Function);
+  bool isEvalName(const clang::FunctionDecl *Function, clang::ASTContext &Ctx);
   Context contextOf(const clang::Expr *Forward, clang::ASTContext &Ctx,
                     analysis::HistoryAnalysis &History);
   void report(const clang::FunctionDecl *Function, const Finding &F);
