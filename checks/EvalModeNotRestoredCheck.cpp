@@ -11,6 +11,8 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
+#include <tuple>
+
 using namespace clang;
 using namespace clang::ast_matchers;
 
@@ -18,7 +20,7 @@ namespace torch_tidy {
 
 namespace {
 /// The statement of the innermost block around \p E, and that block.
-std::pair<const Stmt *, const CompoundStmt *> statementOf(const Expr *E,
+std::pair<const Stmt *, const CompoundStmt *> statementOf(const Stmt *E,
                                                           ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(*E);
   for (unsigned Depth = 0; Depth < 64; ++Depth) {
@@ -195,7 +197,17 @@ void EvalModeNotRestoredCheck::check(const MatchFinder::MatchResult &Result) {
       // `module->train();` after the evaluation: before the next statement
       // of the block that trains the module or jumps, else at the block's
       // end. An eval() needs evaluation after it in the block.
+      // In an evaluation loop nested in the training loop, after that loop.
       auto [EvalStmt, Block] = statementOf(Call, Ctx);
+      bool Nested = false;
+      while (EvalStmt && Block && Block != analysis::loopBody(Loop) &&
+             analysis::innermostLoop(Block, Ctx) != Loop) {
+        const Stmt *Inner = analysis::innermostLoop(Block, Ctx);
+        if (!Inner || !analysis::contains(Loop, Inner))
+          break;
+        std::tie(EvalStmt, Block) = statementOf(Inner, Ctx);
+        Nested = true;
+      }
       if (Written && EvalStmt && Block && analysis::contains(Loop, Block)) {
         const auto *It = llvm::find(Block->body(), EvalStmt);
         const Stmt *Before = nullptr;
@@ -210,7 +222,7 @@ void EvalModeNotRestoredCheck::check(const MatchFinder::MatchResult &Result) {
           }
         std::string Line = *Written + "train();";
         std::optional<FixItHint> Fix;
-        if (!Direct || Between > 0)
+        if (!Direct || Nested || Between > 0)
           Fix = Before ? fixits::insertLineBefore(Before, Line, Ctx)
                        : fixits::insertAtEnd(Block, Line, Ctx);
         if (Fix)

@@ -110,6 +110,31 @@ void validate_first(Net &model, const std::vector<Batch> &batches) {
   // CHECK-FIXES-NEXT: }
 }
 
+// Evaluation in a loop of its own, nested in the training loop: the fix
+// goes after that loop.
+void eval_loop_inside(Net &model, const std::vector<Batch> &batches) {
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  for (int epoch = 0; epoch < 10; ++epoch) {
+    for (const auto &batch : batches) {
+      optimizer.zero_grad();
+      torch::mse_loss(model(batch.data), batch.target).backward();
+      optimizer.step();
+    }
+    for (const auto &batch : batches) {
+      model->eval();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'model' is put in evaluation mode inside the training loop
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: the next training step runs here with 'model' still in evaluation mode
+      // CHECK-MESSAGES: :[[@LINE-12]]:28: note: 'model' is declared here
+      torch::NoGradGuard no_grad;
+      std::cout << model(batch.data).mean().item<double>() << "\n";
+    }
+  }
+  // CHECK-FIXES: std::cout << model(batch.data).mean().item<double>() << "\n";
+  // CHECK-FIXES-NEXT: }
+  // CHECK-FIXES-NEXT: model->train();
+  // CHECK-FIXES-NEXT: }
+}
+
 // Receiver-matched: the head set back to training leaves the backbone in
 // evaluation mode.
 void other_submodule_restored(Net &model, const std::vector<Batch> &batches) {
