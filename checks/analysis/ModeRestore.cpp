@@ -36,12 +36,17 @@ void ModeEffects::collect(const CallExpr *Call, unsigned Depth,
   const Stmt *Body = Depth < 3 ? userBodyCalled(Call, Ctx) : nullptr;
   if (!Body)
     return;
-  CallsIn Inner;
-  Inner.TraverseStmt(const_cast<Stmt *>(Body));
-  llvm::SmallVector<ModeEffect, 2> InCallee;
-  for (const CallExpr *C : Inner.Calls)
-    collect(C, Depth + 1, InCallee);
-  for (ModeEffect &E : InCallee)
+  // The changes of a body, in its own terms, are read once per body.
+  auto [It, New] = BodyCache.try_emplace(Body);
+  if (New) {
+    llvm::SmallVector<ModeEffect, 2> InCallee;
+    CallsIn Inner;
+    Inner.TraverseStmt(const_cast<Stmt *>(Body));
+    for (const CallExpr *C : Inner.Calls)
+      collect(C, Depth + 1, InCallee);
+    BodyCache[Body] = std::move(InCallee); // (a recursive call saw it empty)
+  }
+  for (const ModeEffect &E : BodyCache.find(Body)->second)
     Out.push_back({E.Mode, asCallerNames(E.Module, Call)});
 }
 

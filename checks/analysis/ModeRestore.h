@@ -50,6 +50,8 @@ private:
                llvm::SmallVectorImpl<ModeEffect> &Out);
   clang::ASTContext &Ctx;
   llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<ModeEffect, 1>> Cache;
+  /// The changes each body makes, as it names the modules.
+  llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<ModeEffect, 2>> BodyCache;
 };
 
 /// The calls of \p Loop (its function's own, not those of lambdas it
