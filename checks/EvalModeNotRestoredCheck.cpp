@@ -229,7 +229,7 @@ void EvalModeNotRestoredCheck::check(const MatchFinder::MatchResult &Result) {
           Diag << *Fix;
       }
     }
-    diag(Reached.front()->getBeginLoc(),
+    diag(SM.getExpansionLoc(Reached.front()->getBeginLoc()),
          "the next training step runs here with '%0' still in evaluation mode",
          DiagnosticIDs::Note)
         << Name;

@@ -188,7 +188,8 @@ void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
           Diag << *Fix;
     }
   }
-  diag(Step->getBeginLoc(),
+  // Where the step is written (in a macro, where the macro is used).
+  diag(SM.getExpansionLoc(Step->getBeginLoc()),
        "'%0' steps here with the gradients of every earlier backward pass "
        "still added in",
        DiagnosticIDs::Note)

@@ -145,10 +145,10 @@ void UnscaledGradAccumulationCheck::check(const MatchFinder::MatchResult &Result
                 Ctx))
           Diag << *Fix;
     }
-    diag(Step->getBeginLoc(), "'%0' steps here, once every %1 iterations",
+    diag(SM.getExpansionLoc(Step->getBeginLoc()), "'%0' steps here, once every %1 iterations",
          DiagnosticIDs::Note)
         << (Optimizer ? *Optimizer : std::string("the optimizer")) << Every;
-    diag(Loop->getBeginLoc(), "this loop runs the backward pass every iteration",
+    diag(SM.getExpansionLoc(Loop->getBeginLoc()), "this loop runs the backward pass every iteration",
          DiagnosticIDs::Note);
   }
 }

@@ -195,6 +195,7 @@ void in_a_macro(Net &model, const std::vector<Batch> &batches) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'model' is put in evaluation mode inside the training loop
     // CHECK-MESSAGES: :[[@LINE-3]]:5: note: the next training step runs here
     // CHECK-MESSAGES: :[[@LINE-9]]:22: note: 'model' is declared here
+    torch::NoGradGuard no_grad;
     std::cout << model(batch.data).mean().item<double>() << "\n";
   }
 }
