@@ -101,6 +101,43 @@ std::string calleeText(const CallExpr *Call, const ASTContext &Ctx) {
   const auto *FD = Call->getDirectCallee();
   return FD ? FD->getNameAsString() : "the call";
 }
+
+/// \p Line (`model->train();`) after the evaluation that \p Eval starts in
+/// \p Loop: before the next statement of its block that runs one of
+/// \p Steps or jumps, else at the block's end; for an evaluation in a loop
+/// of its own nested in the training loop, after that loop. An eval()
+/// (\p Direct) needs evaluation after it in its block.
+std::optional<FixItHint> trainAfterEvaluation(const CallExpr *Eval, const Stmt *Loop,
+                                              llvm::ArrayRef<const Stmt *> Steps,
+                                              llvm::StringRef Line, bool Direct,
+                                              ASTContext &Ctx) {
+  auto [EvalStmt, Block] = statementOf(Eval, Ctx);
+  bool Nested = false;
+  while (EvalStmt && Block && Block != analysis::loopBody(Loop) &&
+         analysis::innermostLoop(Block, Ctx) != Loop) {
+    const Stmt *Inner = analysis::innermostLoop(Block, Ctx);
+    if (!Inner || !analysis::contains(Loop, Inner))
+      break;
+    std::tie(EvalStmt, Block) = statementOf(Inner, Ctx);
+    Nested = true;
+  }
+  if (!EvalStmt || !Block || !analysis::contains(Loop, Block))
+    return std::nullopt;
+  const auto *It = llvm::find(Block->body(), EvalStmt);
+  const Stmt *Before = nullptr;
+  unsigned Between = 0;
+  for (++It; It != Block->body_end(); ++It, ++Between)
+    if (isa<ContinueStmt, BreakStmt, ReturnStmt>(*It) ||
+        llvm::any_of(Steps,
+                     [&](const Stmt *Step) { return analysis::contains(*It, Step); })) {
+      Before = *It;
+      break;
+    }
+  if (Direct && !Nested && Between == 0)
+    return std::nullopt;
+  return Before ? fixits::insertLineBefore(Before, Line, Ctx)
+                : fixits::insertAtEnd(Block, Line, Ctx);
+}
 } // namespace
 
 void EvalModeNotRestoredCheck::onStartOfTranslationUnit() {
@@ -194,40 +231,10 @@ void EvalModeNotRestoredCheck::check(const MatchFinder::MatchResult &Result) {
                        << Name
                        << calleeText(Call, Ctx);
       Diag << Call->getSourceRange();
-      // `module->train();` after the evaluation: before the next statement
-      // of the block that trains the module or jumps, else at the block's
-      // end. An eval() needs evaluation after it in the block.
-      // In an evaluation loop nested in the training loop, after that loop.
-      auto [EvalStmt, Block] = statementOf(Call, Ctx);
-      bool Nested = false;
-      while (EvalStmt && Block && Block != analysis::loopBody(Loop) &&
-             analysis::innermostLoop(Block, Ctx) != Loop) {
-        const Stmt *Inner = analysis::innermostLoop(Block, Ctx);
-        if (!Inner || !analysis::contains(Loop, Inner))
-          break;
-        std::tie(EvalStmt, Block) = statementOf(Inner, Ctx);
-        Nested = true;
-      }
-      if (Written && EvalStmt && Block && analysis::contains(Loop, Block)) {
-        const auto *It = llvm::find(Block->body(), EvalStmt);
-        const Stmt *Before = nullptr;
-        unsigned Between = 0;
-        for (++It; It != Block->body_end(); ++It, ++Between)
-          if (isa<ContinueStmt, BreakStmt, ReturnStmt>(*It) ||
-              llvm::any_of(Steps, [&](const Stmt *Step) {
-                return analysis::contains(*It, Step);
-              })) {
-            Before = *It;
-            break;
-          }
-        std::string Line = *Written + "train();";
-        std::optional<FixItHint> Fix;
-        if (!Direct || Nested || Between > 0)
-          Fix = Before ? fixits::insertLineBefore(Before, Line, Ctx)
-                       : fixits::insertAtEnd(Block, Line, Ctx);
-        if (Fix)
+      if (Written)
+        if (auto Fix = trainAfterEvaluation(Call, Loop, Steps, *Written + "train();",
+                                            Direct, Ctx))
           Diag << *Fix;
-      }
     }
     diag(SM.getExpansionLoc(Reached.front()->getBeginLoc()),
          "the next training step runs here with '%0' still in evaluation mode",

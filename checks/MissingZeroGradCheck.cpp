@@ -86,6 +86,47 @@ std::optional<std::string> receiverText(const CXXMemberCallExpr *Step,
     return std::nullopt;
   return Text.str();
 }
+
+/// The backward pass that adds what \p Step applies: of those in \p Loop
+/// that reach it, the last written.
+const CallExpr *backwardBefore(const CallExpr *Step, const Stmt *Loop,
+                               const analysis::FunctionFlow &Flow,
+                               const SourceManager &SM) {
+  auto Nearest = Flow.nearestBefore(Step, [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    return Call && analysis::accumulatesGradients(Call) &&
+           analysis::contains(Loop, Call);
+  });
+  const CallExpr *Backward = nullptr;
+  for (const Stmt *Found : Nearest.Found)
+    if (!Backward ||
+        SM.isBeforeInTranslationUnit(Backward->getBeginLoc(), Found->getBeginLoc()))
+      Backward = cast<CallExpr>(Found);
+  return Backward;
+}
+
+/// Where this update of the iteration starts, in the block \p Body of the
+/// loop: the first statement, after any earlier backward pass or step of
+/// the iteration, that computes what \p Backward walks (the forward pass);
+/// else the statement of the backward pass. Null when the backward pass is
+/// not in the block.
+const Stmt *updateStart(const CompoundStmt *Body, const CallExpr *Backward,
+                        const FunctionDecl *Function, ASTContext &Ctx) {
+  const Stmt *BackwardStmt = statementIn(Body, Backward, Ctx);
+  if (!BackwardStmt)
+    return nullptr;
+  const auto *It = llvm::find(Body->body(), BackwardStmt);
+  const auto *Start = Body->body_begin();
+  for (const auto *S = Body->body_begin(); S != It; ++S)
+    if (analysis::trainsIn(*S))
+      Start = S + 1;
+  analysis::TensorSources Sources(Function->getBody());
+  analysis::DeclSet From = Sources.sourcesOf(analysis::backwardRoots(Backward));
+  for (const auto *S = Start; S != It; ++S)
+    if (llvm::any_of(From, [&](const ValueDecl *D) { return defines(*S, D); }))
+      return *S;
+  return BackwardStmt;
+}
 } // namespace
 
 void MissingZeroGradCheck::onStartOfTranslationUnit() {
@@ -125,19 +166,8 @@ void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
   if (!analysis::runsEveryIteration(Step, Loop, Ctx) &&
       Zeroing.clearsIn(analysis::loopBody(Loop)))
     return;
-  // The backward pass that adds what the step applies: the nearest before
-  // it in the loop.
-  auto Nearest = Flow.nearestBefore(Step, [&](const Stmt *S) {
-    const auto *Call = dyn_cast<CallExpr>(S);
-    return Call && analysis::accumulatesGradients(Call) &&
-           analysis::contains(Loop, Call);
-  });
   const SourceManager &SM = Ctx.getSourceManager();
-  const CallExpr *Backward = nullptr;
-  for (const Stmt *Found : Nearest.Found)
-    if (!Backward ||
-        SM.isBeforeInTranslationUnit(Backward->getBeginLoc(), Found->getBeginLoc()))
-      Backward = cast<CallExpr>(Found);
+  const CallExpr *Backward = backwardBefore(Step, Loop, Flow, SM);
   if (!Backward || !Reported.insert(Backward).second)
     return;
 
@@ -159,25 +189,11 @@ void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
                      "between two of its steps, so each step applies the sum "
                      "of all past gradients")
                 << Name << Backward->getSourceRange();
-    // `optimizer.zero_grad();` where this update's iteration starts: before
-    // the first statement, after any earlier update of the iteration, that
-    // computes what the backward pass walks (the forward pass).
+    // `optimizer.zero_grad();` where this update of the iteration starts,
+    // where each variable the optimizer's expression names is declared.
     const auto *Body = dyn_cast<CompoundStmt>(analysis::loopBody(Loop));
-    const Stmt *BackwardStmt = Body ? statementIn(Body, Backward, Ctx) : nullptr;
-    if (Receiver && BackwardStmt) {
-      const auto *It = llvm::find(Body->body(), BackwardStmt);
-      const auto *Start = Body->body_begin();
-      for (const auto *S = Body->body_begin(); S != It; ++S)
-        if (analysis::trainsIn(*S))
-          Start = S + 1;
-      analysis::TensorSources Sources(Function->getBody());
-      analysis::DeclSet From = Sources.sourcesOf(analysis::backwardRoots(Backward));
-      const Stmt *Before = BackwardStmt;
-      for (const auto *S = Start; S != It; ++S)
-        if (llvm::any_of(From, [&](const ValueDecl *D) { return defines(*S, D); })) {
-          Before = *S;
-          break;
-        }
+    const Stmt *Before = Body ? updateStart(Body, Backward, Function, Ctx) : nullptr;
+    if (Receiver && Before) {
       Refs Used;
       Used.TraverseStmt(const_cast<Expr *>(Step->getImplicitObjectArgument()));
       bool InScope = llvm::all_of(Used.Decls, [&](const ValueDecl *D) {
