@@ -194,6 +194,9 @@ void EvalModeNotRestoredCheck::check(const MatchFinder::MatchResult &Result) {
     if (Steps.empty() || !Loop ||
         analysis::enclosingFunction(Loop, Ctx) != Function)
       continue;
+    // Frozen on purpose: its parameters stop training in the function.
+    if (analysis::freezesParameters(Function->getBody(), Module, Ctx))
+      continue;
     auto Reached = analysis::stepsReachedInEvalMode(
         Call, Module, Steps, flowOf(Function, Ctx), Modes);
     if (Reached.empty())

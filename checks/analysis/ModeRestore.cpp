@@ -5,10 +5,12 @@
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/Optimizers.h"
+#include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/TrainingSteps.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 
 using namespace clang;
 
@@ -139,6 +141,64 @@ stepsReachedInEvalMode(const Stmt *Eval, const ObjectPath &Module,
       Reached.push_back(Step);
   }
   return Reached;
+}
+
+namespace {
+/// Whether a statement turns gradients off: `requires_grad_(false)`,
+/// `set_requires_grad(false)`.
+class StopsGradients : public RecursiveASTVisitor<StopsGradients> {
+public:
+  explicit StopsGradients(const ASTContext &Ctx) : Ctx(Ctx) {}
+  bool Found = false;
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    const CXXMethodDecl *MD = Call->getMethodDecl();
+    if (MD && MD->getIdentifier() &&
+        (MD->getName() == "requires_grad_" || MD->getName() == "set_requires_grad") &&
+        Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0)) &&
+        evaluateOptionalBool(Call->getArg(0), Ctx) == OptionalBool::False)
+      Found = true;
+    return !Found;
+  }
+
+private:
+  const ASTContext &Ctx;
+};
+
+/// The range-for loops over a module's parameters in a body.
+class ParameterLoops : public RecursiveASTVisitor<ParameterLoops> {
+public:
+  ParameterLoops(const ObjectPath &Module, const ASTContext &Ctx)
+      : Module(Module), Ctx(Ctx) {}
+  bool Found = false;
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *For) {
+    const auto *Range = dyn_cast_or_null<CXXMemberCallExpr>(
+        For->getRangeInit() ? stripWrappers(For->getRangeInit()) : nullptr);
+    const CXXMethodDecl *MD = Range ? Range->getMethodDecl() : nullptr;
+    if (!MD || !MD->getIdentifier() ||
+        (MD->getName() != "parameters" && MD->getName() != "named_parameters"))
+      return true;
+    ObjectPath Of = objectPath(Range->getImplicitObjectArgument());
+    if (!overlap(Of, Module) && !mayAlias(Of, Module))
+      return true;
+    StopsGradients Stops(Ctx);
+    Stops.TraverseStmt(For->getBody());
+    Found |= Stops.Found;
+    return !Found;
+  }
+
+private:
+  const ObjectPath &Module;
+  const ASTContext &Ctx;
+};
+} // namespace
+
+bool freezesParameters(const Stmt *Body, const ObjectPath &Module,
+                       const ASTContext &Ctx) {
+  if (!Body || !Module.Known)
+    return false;
+  ParameterLoops Loops(Module, Ctx);
+  Loops.TraverseStmt(const_cast<Stmt *>(Body));
+  return Loops.Found;
 }
 
 } // namespace torch_tidy::analysis

@@ -76,6 +76,13 @@ stepsReachedInEvalMode(const clang::Stmt *Eval, const ObjectPath &Module,
                        llvm::ArrayRef<const clang::Stmt *> Steps,
                        const FunctionFlow &Flow, ModeEffects &Effects);
 
+/// Whether \p Body stops the training of \p Module's parameters: a loop over
+/// the parameters of the module (or of a part of it, or of an object that
+/// holds it) that calls `requires_grad_(false)` or `set_requires_grad(false)`
+/// on them. Evaluation mode is then part of freezing it on purpose.
+bool freezesParameters(const clang::Stmt *Body, const ObjectPath &Module,
+                       const clang::ASTContext &Ctx);
+
 } // namespace torch_tidy::analysis
 
 #endif

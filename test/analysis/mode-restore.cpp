@@ -1,12 +1,13 @@
 // Which modules a call leaves in evaluation mode, and which training steps
 // of the module that mode reaches before anything sets it back to training.
-// RUN: %analysis_dump %s -- %mock_torch | sort -t: -k1,1n | FileCheck %s -implicit-check-not=eval-left= -implicit-check-not=reaches=
+// RUN: %analysis_dump %s -- %mock_torch | sort -t: -k1,1n | FileCheck %s -implicit-check-not=eval-left= -implicit-check-not=reaches= -implicit-check-not=frozen=
 
 #include <torch/torch.h>
 #include <vector>
 
 void probe_left_eval();
 void probe_eval_reaches();
+void probe_frozen(const torch::nn::Module &);
 
 struct NetImpl : torch::nn::Module {
   torch::nn::Linear backbone{4, 4}, head{4, 2};
@@ -112,4 +113,18 @@ void reaches(Net &model, Net &teacher, const std::vector<torch::Tensor> &xs) {
     // CHECK: [[@LINE+1]]:5: reaches=none
     probe_eval_reaches();
   }
+}
+
+// Freezing a module's parameters; a part of it; another module.
+void freezing(Net &model, Net &other) {
+  for (auto &p : model->backbone->parameters())
+    p.requires_grad_(false);
+  // CHECK: [[@LINE+1]]:3: frozen=yes
+  probe_frozen(*model->backbone);
+  // CHECK: [[@LINE+1]]:3: frozen=yes
+  probe_frozen(*model);
+  // CHECK: [[@LINE+1]]:3: frozen=no
+  probe_frozen(*model->head);
+  // CHECK: [[@LINE+1]]:3: frozen=no
+  probe_frozen(*other);
 }

@@ -261,6 +261,23 @@ void frozen_on_purpose(Net &model, const std::vector<Batch> &batches) {
   }
 }
 
+// Frozen mid-training on purpose: its parameters stop training too.
+void frozen_after_warmup(Net &model, const std::vector<Batch> &batches) {
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  for (int epoch = 0; epoch < 10; ++epoch) {
+    if (epoch == 3) {
+      model->backbone->eval();
+      for (auto &p : model->backbone->parameters())
+        p.requires_grad_(false);
+    }
+    for (const auto &batch : batches) {
+      optimizer.zero_grad();
+      torch::mse_loss(model(batch.data), batch.target).backward();
+      optimizer.step();
+    }
+  }
+}
+
 // A module the loop does not train: a teacher.
 void teacher_student(Net &student, Net &teacher, const std::vector<Batch> &batches) {
   torch::optim::Adam optimizer(student->parameters());

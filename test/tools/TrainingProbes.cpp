@@ -13,6 +13,7 @@
 //   probe_scaled()              scaled=<yes|no>   (the backward pass before
 //                               it, by the window of its loop's step)
 //   probe_left_eval()           eval-left=<paths|none>
+//   probe_frozen(module)        frozen=<yes|no>   (in the probe's function)
 //   probe_eval_reaches()        reaches=<LINE,...|none>   (training steps of
 //                               the first module left in evaluation mode, in
 //                               the innermost loop around that trains it)
@@ -40,7 +41,8 @@ llvm::ArrayRef<llvm::StringRef> trainingProbeNames() {
   static const llvm::StringRef Names[] = {
       "probe_path",   "probe_optimized",       "probe_zeroed",
       "probe_trains", "probe_every_iteration", "probe_window",
-      "probe_scaled", "probe_left_eval",       "probe_eval_reaches"};
+      "probe_scaled", "probe_left_eval",       "probe_eval_reaches",
+      "probe_frozen"};
   return Names;
 }
 
@@ -101,6 +103,12 @@ bool printTrainingProbe(llvm::StringRef Probe, const CallExpr *Call,
     else
       OS << "yes";
     OS << "\n";
+  } else if (Probe == "probe_frozen") {
+    OS << "frozen="
+       << (freezesParameters(enclosingFunctionBody(Call, Ctx), objectPath(Arg), Ctx)
+               ? "yes"
+               : "no")
+       << "\n";
   } else if (Probe == "probe_trains") {
     OS << "trains=" << (callTrains(callIn(Arg), Ctx) ? "yes" : "no") << "\n";
   } else if (Probe == "probe_every_iteration") {
