@@ -101,6 +101,20 @@ void in_a_macro(torch::nn::Linear &model, torch::optim::SGD &optimizer,
   }
 }
 
+// torch::autograd::backward: reported, not fixed.
+void free_backward(torch::nn::Linear &model, torch::optim::SGD &optimizer,
+                   const std::vector<Batch> &batches) {
+  for (size_t i = 0; i < batches.size(); ++i) {
+    auto loss = model(batches[i].data).sum();
+    torch::autograd::backward({loss});
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the loss is backpropagated every iteration while 'optimizer' steps only once every 2 iterations
+    // CHECK-MESSAGES: :[[@LINE+3]]:7: note: 'optimizer' steps here
+    // CHECK-MESSAGES: :[[@LINE-5]]:3: note: this loop runs
+    if (i % 2 == 0)
+      optimizer.step();
+  }
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 void scaled(torch::nn::Linear &model, torch::optim::SGD &optimizer,
