@@ -19,6 +19,13 @@ using namespace clang::ast_matchers;
 namespace torch_tidy {
 
 namespace {
+/// A function whose definition, with its body, is in the unit (declared
+/// before it is defined, or out of line, included).
+AST_MATCHER(FunctionDecl, hasDefinitionInView) {
+  const FunctionDecl *Def = Node.getDefinition();
+  return Def && Def->hasBody();
+}
+
 /// The statement of the innermost block around \p E, and that block.
 std::pair<const Stmt *, const CompoundStmt *> statementOf(const Stmt *E,
                                                           ASTContext &Ctx) {
@@ -167,7 +174,7 @@ void EvalModeNotRestoredCheck::registerMatchers(MatchFinder *Finder) {
   // is in view (it may leave a module in evaluation mode).
   Finder->addMatcher(
       callExpr(anyOf(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("eval", "train")))),
-                     callee(functionDecl(hasBody(stmt())))))
+                     callee(functionDecl(hasDefinitionInView()))))
           .bind("call"),
       this);
 }

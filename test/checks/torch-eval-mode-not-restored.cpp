@@ -184,6 +184,38 @@ private:
   torch::optim::Adam optimizer_{net_->parameters()};
 };
 
+// A method defined out of line, after its call.
+class Runner {
+public:
+  void fit(const std::vector<Batch> &batches);
+  void check(const std::vector<Batch> &batches);
+
+private:
+  Net net_;
+  torch::optim::SGD optimizer_{net_->parameters(), torch::optim::SGDOptions(0.1)};
+};
+
+void Runner::fit(const std::vector<Batch> &batches) {
+  for (const auto &batch : batches) {
+    optimizer_.zero_grad();
+    torch::mse_loss(net_(batch.data), batch.target).backward();
+    optimizer_.step();
+    check(batches);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'check' leaves 'net_' in evaluation mode inside the training loop
+    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: the next training step runs here with 'net_' still in evaluation mode
+    // CHECK-MESSAGES: :[[@LINE-12]]:7: note: 'net_' is declared here
+  }
+  // CHECK-FIXES: check(batches);
+  // CHECK-FIXES: net_->train();
+  // CHECK-FIXES-NEXT: }
+}
+
+void Runner::check(const std::vector<Batch> &batches) {
+  net_->eval();
+  torch::NoGradGuard no_grad;
+  std::cout << net_(batches[0].data).mean().item<double>() << "\n";
+}
+
 // Inside a macro: reported, not fixed.
 void in_a_macro(Net &model, const std::vector<Batch> &batches) {
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
