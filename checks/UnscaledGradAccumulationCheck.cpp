@@ -4,6 +4,8 @@
 
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/FunctionFlow.h"
+#include "checks/analysis/GradientZeroing.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/StepWindow.h"
 #include "checks/analysis/TorchTypes.h"
@@ -112,11 +114,20 @@ void UnscaledGradAccumulationCheck::check(const MatchFinder::MatchResult &Result
 
   BackwardsIn Backwards;
   Backwards.TraverseStmt(const_cast<Stmt *>(analysis::loopBody(Loop)));
+  // The backward passes whose gradients the step applies: nothing clears
+  // the optimizer's gradients between them and the step (another model's
+  // update, every iteration, in a loop whose optimizer steps every N).
+  analysis::FunctionFlow Flow(Function, Ctx);
+  analysis::GradientZeroing Zeroing(Step, Function, Ctx);
+  auto Reaching = Flow.nearestBefore(Step, [&](const Stmt *S) {
+    return llvm::is_contained(Backwards.Found, S) || Zeroing.clears(S);
+  });
   for (const CallExpr *Backward : Backwards.Found) {
-    // Run every iteration, outside the window.
+    // Run every iteration, outside the window, added into what it applies.
     if (analysis::innermostLoop(Backward, Ctx) != Loop ||
         !analysis::runsEveryIteration(Backward, Loop, Ctx) ||
         analysis::contains(Window->If, Backward) ||
+        !llvm::is_contained(Reaching.Found, Backward) ||
         analysis::scaledBy(Backward, Window->Every, Loop, Function->getBody(), Ctx) ||
         !Reported.insert(Backward).second)
       continue;

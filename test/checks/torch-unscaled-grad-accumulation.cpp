@@ -165,6 +165,24 @@ void scaled(torch::nn::Linear &model, torch::optim::SGD &optimizer,
   }
 }
 
+// A critic updated every iteration, the generator every few: the critic's
+// gradients are cleared before the generator's step.
+void critic_and_generator(torch::nn::Linear &generator, torch::nn::Linear &critic,
+                          torch::optim::Adam &g_opt, torch::optim::Adam &d_opt,
+                          const std::vector<Batch> &batches, int n_critic) {
+  for (size_t i = 0; i < batches.size(); ++i) {
+    d_opt.zero_grad();
+    auto fake = generator(batches[i].data);
+    (critic(fake.detach()).mean() - critic(batches[i].target).mean()).backward();
+    d_opt.step();
+    if (i % n_critic == 0) {
+      g_opt.zero_grad();
+      (-critic(generator(batches[i].data)).mean()).backward();
+      g_opt.step();
+    }
+  }
+}
+
 // A step every iteration, or under another condition; the backward pass
 // under the step's own condition.
 void no_window(torch::nn::Linear &model, torch::optim::SGD &optimizer,
