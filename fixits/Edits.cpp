@@ -159,6 +159,41 @@ std::optional<FixItHint> insertAtStart(const CompoundStmt *Body,
       (lineEnding(LBrace, SM) + Indent + Declaration).str());
 }
 
+std::optional<FixItHint> insertLineBefore(const Stmt *Before, llvm::StringRef Line,
+                                          const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Begin = Before->getBeginLoc();
+  if (Begin.isInvalid() || isInMacro(Before->getSourceRange()))
+    return std::nullopt;
+  std::string Indent = indentationOf(Begin, SM);
+  // Only where the statement starts its line: the new line goes before it.
+  if (SM.getSpellingColumnNumber(Begin) != Indent.size() + 1)
+    return std::nullopt;
+  return FixItHint::CreateInsertion(
+      Begin, (Line + lineEnding(Begin, SM) + Indent).str());
+}
+
+std::optional<FixItHint> insertAtEnd(const CompoundStmt *Body, llvm::StringRef Line,
+                                     const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation RBrace = Body->getRBracLoc();
+  if (RBrace.isInvalid() || RBrace.isMacroID() || Body->body_empty())
+    return std::nullopt;
+  const Stmt *Last = Body->body_back();
+  SourceLocation LastBegin = Last->getBeginLoc();
+  if (LastBegin.isMacroID() || Last->getEndLoc().isMacroID() ||
+      SM.getSpellingLineNumber(Last->getEndLoc()) == SM.getSpellingLineNumber(RBrace))
+    return std::nullopt;
+  // At the start of the closing brace's line, which holds nothing else.
+  std::string BraceIndent = indentationOf(RBrace, SM);
+  if (SM.getSpellingColumnNumber(RBrace) != BraceIndent.size() + 1)
+    return std::nullopt;
+  SourceLocation LineStart = RBrace.getLocWithOffset(-int(BraceIndent.size()));
+  return FixItHint::CreateInsertion(
+      LineStart,
+      (indentationOf(LastBegin, SM) + Line + lineEnding(RBrace, SM)).str());
+}
+
 namespace {
 class NameCollector : public RecursiveASTVisitor<NameCollector> {
 public:

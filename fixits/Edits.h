@@ -65,6 +65,18 @@ std::optional<clang::FixItHint> insertAtStart(const clang::CompoundStmt *Body,
                                               llvm::StringRef Declaration,
                                               const clang::ASTContext &Ctx);
 
+/// Inserts \p Line as a new line before the statement \p Before, indented
+/// like it.
+std::optional<clang::FixItHint> insertLineBefore(const clang::Stmt *Before,
+                                                 llvm::StringRef Line,
+                                                 const clang::ASTContext &Ctx);
+
+/// Inserts \p Line as the last statement of \p Body, indented like the
+/// statement before it (a block whose closing brace is on a line of its own).
+std::optional<clang::FixItHint> insertAtEnd(const clang::CompoundStmt *Body,
+                                            llvm::StringRef Line,
+                                            const clang::ASTContext &Ctx);
+
 /// Every name declared in, or referred to by, \p Function (its own name and
 /// parameters included): a new local there must neither redeclare nor
 /// shadow any of them.

@@ -169,4 +169,39 @@ const Stmt *enclosingFunctionBody(const Stmt *S, ASTContext &Ctx) {
   return FD ? FD->getBody() : nullptr;
 }
 
+bool runsEveryIteration(const Stmt *S, const Stmt *Loop, ASTContext &Ctx) {
+  const Stmt *Body = Loop ? loopBody(Loop) : nullptr;
+  if (!S || !Body)
+    return false;
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 256; ++Depth) {
+    const Stmt *Child = Node.get<Stmt>();
+    if (Child == Body)
+      return true;
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    const Stmt *Parent = Parents[0].get<Stmt>();
+    if (!Parent || isa<LambdaExpr, CXXCatchStmt>(Parent))
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(Parent);
+        If && Child != If->getCond() && Child != If->getInit() &&
+        Child != If->getConditionVariableDeclStmt())
+      return false;
+    if (const auto *Switch = dyn_cast<SwitchStmt>(Parent);
+        Switch && Child == Switch->getBody())
+      return false;
+    if (const auto *Cond = dyn_cast<AbstractConditionalOperator>(Parent);
+        Cond && Child != Cond->getCond())
+      return false;
+    if (const auto *Logical = dyn_cast<BinaryOperator>(Parent);
+        Logical && Logical->isLogicalOp() && Child == Logical->getRHS())
+      return false;
+    if (isLoop(Parent) && Parent != Loop && Child == loopBody(Parent))
+      return false;
+    Node = Parents[0];
+  }
+  return false;
+}
+
 } // namespace torch_tidy::analysis

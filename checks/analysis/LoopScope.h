@@ -39,6 +39,14 @@ const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S,
 const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S,
                                          clang::ASTContext &Ctx);
 
+/// Whether \p S runs on every iteration of \p Loop that reaches the end of
+/// its body: \p S is in the body, in the same function, and under no
+/// condition of its own (an `if` or `switch`, a `?:` branch, the right of
+/// `&&` or `||`, a nested loop's body, a `catch`). An early `continue`
+/// before it is not counted.
+bool runsEveryIteration(const clang::Stmt *S, const clang::Stmt *Loop,
+                        clang::ASTContext &Ctx);
+
 } // namespace torch_tidy::analysis
 
 #endif

@@ -20,6 +20,7 @@
 // for `probe_differentiated(expr)`, D: LINE:COL: differentiated=<yes|no>
 // for `probe_discarded(var)`, whether the history of the local variable's
 //   initializer is thrown away in its function: LINE:COL: discarded=<yes|no>
+// and the probes of the training-loop analyses (TrainingProbes.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,11 @@ using namespace clang;
 using namespace clang::ast_matchers;
 using namespace torch_tidy::analysis;
 using torch_tidy::analysis::stripWrappers;
+
+// TrainingProbes.cpp
+llvm::ArrayRef<llvm::StringRef> trainingProbeNames();
+bool printTrainingProbe(llvm::StringRef Probe, const clang::CallExpr *Call,
+                        clang::ASTContext &Ctx, llvm::raw_ostream &OS);
 
 static llvm::cl::OptionCategory Category("torch-tidy-analysis-dump");
 static llvm::cl::opt<std::string>
@@ -81,6 +87,8 @@ public:
     llvm::outs() << SM.getExpansionLineNumber(Loc) << ":"
                  << SM.getExpansionColumnNumber(Loc) << ": ";
     llvm::StringRef Probe = Call->getDirectCallee()->getName();
+    if (printTrainingProbe(Probe, Call, Ctx, llvm::outs()))
+      return;
     if (Probe == "probe_history") {
       analysesFor(Ctx);
       llvm::outs() << "history=" << History->history(Call->getArg(0)).name()
@@ -221,5 +229,8 @@ int main(int argc, const char **argv) {
                    "probe_discarded"))))
           .bind("probe"),
       &Print);
+  Finder.addMatcher(
+      callExpr(callee(functionDecl(hasAnyName(trainingProbeNames())))).bind("probe"),
+                    &Print);
   return Tool.run(tooling::newFrontendActionFactory(&Finder).get());
 }

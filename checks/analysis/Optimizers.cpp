@@ -1,0 +1,191 @@
+//===--- Optimizers.cpp - Which optimizer a call acts on, and what it holds ===//
+
+#include "checks/analysis/Optimizers.h"
+
+#include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+static const CXXMethodDecl *methodNamed(const CallExpr *Call,
+                                        llvm::ArrayRef<llvm::StringRef> Names) {
+  const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *MD = Member ? Member->getMethodDecl() : nullptr;
+  if (!MD || !MD->getIdentifier() || !llvm::is_contained(Names, MD->getName()))
+    return nullptr;
+  return MD;
+}
+
+bool isOptimizerZeroGrad(const CallExpr *Call) {
+  const CXXMethodDecl *MD = methodNamed(Call, {"zero_grad"});
+  return MD && derivesFrom(MD->getParent(), "torch::optim::Optimizer");
+}
+
+bool isModuleZeroGrad(const CallExpr *Call) {
+  const CXXMethodDecl *MD = methodNamed(Call, {"zero_grad"});
+  return MD && isModuleClass(MD->getParent());
+}
+
+bool isGradientOf(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(stripWrappers(E));
+    const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+    if (!MD || !MD->getIdentifier() ||
+        !isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0)))
+      return false;
+    if (MD->getName() == "grad" || MD->getName() == "mutable_grad")
+      return true;
+    if (MD->getName() != "data" && MD->getName() != "detach")
+      return false;
+    E = Call->getImplicitObjectArgument();
+  }
+  return false;
+}
+
+bool clearsTensorGradient(const Expr *E) {
+  E = stripWrappers(E);
+  if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(E);
+      Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2)
+    return isGradientOf(Assign->getArg(0));
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!methodNamed(Call, {"zero_", "reset", "fill_", "detach_"}))
+    return false;
+  return isGradientOf(cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument());
+}
+
+ObjectPath receiverPath(const CallExpr *Call) {
+  const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(Call);
+  if (!Member || !Member->getImplicitObjectArgument())
+    return {};
+  return objectPath(Member->getImplicitObjectArgument());
+}
+
+bool OptimizedModules::mayInclude(const ObjectPath &Module) const {
+  if (!Known || !Module.Known)
+    return true;
+  return llvm::any_of(Paths, [&](const ObjectPath &P) {
+    return !P.Known || overlap(P, Module) || mayAlias(P, Module);
+  });
+}
+
+namespace {
+/// The builds of one optimizer: the expressions whose value it is given.
+class BuildFinder : public RecursiveASTVisitor<BuildFinder> {
+public:
+  BuildFinder(const ValueDecl *Optimizer) : Optimizer(Optimizer) {}
+  llvm::SmallVector<const Expr *, 4> Builds;
+  bool VisitBinaryOperator(BinaryOperator *Op) {
+    if (Op->getOpcode() == BO_Assign && names(Op->getLHS()))
+      Builds.push_back(Op->getRHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        names(Op->getArg(0)))
+      Builds.push_back(Op->getArg(1));
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    // optimizer_.reset(new torch::optim::SGD(...))
+    if (methodNamed(Call, {"reset"}) && Call->getNumArgs() == 1 &&
+        names(Call->getImplicitObjectArgument()))
+      Builds.push_back(Call->getArg(0));
+    return true;
+  }
+
+private:
+  bool names(const Expr *E) const { return objectPath(E).leaf() == Optimizer; }
+  const ValueDecl *Optimizer;
+};
+
+/// The module objects whose parameters an expression reads.
+class ParameterReads : public RecursiveASTVisitor<ParameterReads> {
+public:
+  llvm::SmallVector<ObjectPath, 2> Modules;
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    const CXXMethodDecl *MD = methodNamed(Call, {"parameters", "named_parameters"});
+    if (MD && isModuleClass(MD->getParent()))
+      Modules.push_back(objectPath(Call->getImplicitObjectArgument()));
+    return true;
+  }
+};
+} // namespace
+
+/// Whether \p E builds nothing: `nullptr`, an empty handle.
+static bool buildsNothing(const Expr *E) {
+  E = stripWrappers(E);
+  if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(E))
+    return true;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return Construct->getNumArgs() == 0 ||
+           (Construct->getNumArgs() == 1 &&
+            isa<CXXNullPtrLiteralExpr>(stripWrappers(Construct->getArg(0))));
+  return false;
+}
+
+OptimizedModules optimizedModules(const ObjectPath &Optimizer, ASTContext &Ctx) {
+  OptimizedModules Result;
+  const ValueDecl *D = Optimizer.leaf();
+  if (!D || isa<ParmVarDecl>(D))
+    return Result;
+  llvm::SmallVector<const Expr *, 4> Builds;
+  BuildFinder Finder(D);
+  // Where a member of the class is built, `this` is the object the
+  // optimizer path goes through.
+  ObjectPath Owner = Optimizer;
+  Owner.Decls.pop_back();
+  bool Member = isa<FieldDecl>(D);
+  if (const auto *Var = dyn_cast<VarDecl>(D)) {
+    if (const Expr *Init = Var->getInit())
+      Builds.push_back(Init);
+    if (const auto *FD =
+            dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod()))
+      Finder.TraverseStmt(FD->getBody());
+  } else if (const auto *Field = dyn_cast<FieldDecl>(D)) {
+    if (const Expr *Init = Field->getInClassInitializer())
+      Builds.push_back(Init);
+    const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
+    if (!Class || !Class->hasDefinition())
+      return Result;
+    for (const CXXMethodDecl *Method : Class->methods()) {
+      const FunctionDecl *Def = Method->getDefinition();
+      if (!Def || !Def->hasBody())
+        continue;
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+        for (const CXXCtorInitializer *Init : Ctor->inits())
+          if (Init->isWritten() && Init->getMember() == Field)
+            Builds.push_back(Init->getInit());
+      Finder.TraverseStmt(Def->getBody());
+    }
+  } else {
+    return Result;
+  }
+  Builds.append(Finder.Builds.begin(), Finder.Builds.end());
+  for (const Expr *Build : Builds) {
+    if (buildsNothing(Build))
+      continue;
+    ParameterReads Reads;
+    Reads.TraverseStmt(const_cast<Expr *>(Build));
+    if (Reads.Modules.empty())
+      return {}; // built from something else: not known
+    for (ObjectPath &Module : Reads.Modules) {
+      if (Member && Module.Known && !Module.Decls.empty() &&
+          !Module.Decls.front()) {
+        ObjectPath Rebased = Owner;
+        Rebased.Decls.append(Module.Decls.begin() + 1, Module.Decls.end());
+        Module = Rebased;
+      }
+      Result.Paths.push_back(Module);
+    }
+  }
+  Result.Known = !Result.Paths.empty();
+  (void)Ctx;
+  return Result;
+}
+
+} // namespace torch_tidy::analysis

@@ -1,0 +1,80 @@
+//===--- TrainingSteps.cpp - Which calls train, and the unit's helpers ----===//
+
+#include "checks/analysis/TrainingSteps.h"
+
+#include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+const Stmt *userBodyCalled(const CallExpr *Call, const ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || isLibraryFunction(Callee))
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+      MD && !MD->getParent()->isLambda() && mayBeOverridden(MD))
+    return nullptr;
+  const FunctionDecl *Def = Callee->getDefinition();
+  if (!Def || !Def->hasBody() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  return Def->getBody();
+}
+
+bool callsOutOfView(const CallExpr *Call, const ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || isLibraryFunction(Callee) ||
+      Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+    return false;
+  const FunctionDecl *Def = Callee->getDefinition();
+  if (!Def || !Def->hasBody())
+    return true;
+  const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+  return MD && !MD->getParent()->isLambda() && mayBeOverridden(MD);
+}
+
+namespace {
+/// The calls a body makes, outside the lambdas it defines.
+class CallsIn : public RecursiveASTVisitor<CallsIn> {
+public:
+  llvm::SmallVector<const CallExpr *, 8> Calls;
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitCallExpr(CallExpr *Call) {
+    Calls.push_back(Call);
+    return true;
+  }
+};
+} // namespace
+
+static bool callTrainsImpl(const CallExpr *Call, const ASTContext &Ctx,
+                           unsigned Depth) {
+  const Stmt *Body = userBodyCalled(Call, Ctx);
+  if (!Body)
+    return false;
+  if (trainsIn(Body))
+    return true;
+  if (Depth >= 2)
+    return false;
+  CallsIn Inner;
+  Inner.TraverseStmt(const_cast<Stmt *>(Body));
+  return llvm::any_of(Inner.Calls, [&](const CallExpr *C) {
+    return callTrainsImpl(C, Ctx, Depth + 1);
+  });
+}
+
+bool callTrains(const CallExpr *Call, const ASTContext &Ctx) {
+  return callTrainsImpl(Call, Ctx, 0);
+}
+
+bool accumulatesGradients(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return isBackwardFunction(Callee) &&
+         (isa<CXXMethodDecl>(Callee) || Callee->getName() != "grad");
+}
+
+} // namespace torch_tidy::analysis
