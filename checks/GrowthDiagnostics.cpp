@@ -5,7 +5,7 @@
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
-#include "checks/analysis/Summaries.h"
+#include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "fixits/Edits.h"

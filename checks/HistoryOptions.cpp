@@ -1,7 +1,7 @@
 //===--- HistoryOptions.cpp - The options of the checks that ask H --------===//
 
 #include "checks/HistoryOptions.h"
-#include "checks/analysis/Summaries.h"
+#include "checks/analysis/SummaryData.h"
 
 #include "llvm/ADT/StringSet.h"
 

@@ -1,7 +1,7 @@
 //===--- Differentiated.cpp - D: does a value reach a backward pass? ------===//
 
 #include "checks/analysis/Differentiated.h"
-#include "checks/analysis/Summaries.h"
+#include "checks/analysis/SummaryData.h"
 
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"

@@ -6,7 +6,7 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
-#include "checks/analysis/Summaries.h"
+#include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -112,12 +112,6 @@ bool cutsHistory(const Expr *E, const ASTContext &Ctx) {
   return isTorchFunction(FD) && isCutName(Name);
 }
 
-const char *Carries::name() const {
-  static const char *const Names[] = {
-      "no",  "leaf",          "yes",           "yes",
-      "unknown", "leaf|unknown", "yes", "yes"};
-  return Names[Bits & 7];
-}
 
 
 

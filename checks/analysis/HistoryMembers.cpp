@@ -11,7 +11,7 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/History.h"
-#include "checks/analysis/Summaries.h"
+#include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

@@ -9,7 +9,7 @@
 #include "checks/analysis/History.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/ModuleMode.h"
-#include "checks/analysis/Summaries.h"
+#include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/DeclCXX.h"

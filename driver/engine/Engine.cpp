@@ -5,7 +5,7 @@
 #include "base/CacheFolder.h"
 #include "base/Hashing.h"
 #include "checks/CheckTable.h"
-#include "checks/analysis/Summaries.h"
+#include "checks/analysis/Summariser.h"
 #include "driver/engine/AbsenceRecorder.h"
 #include "driver/engine/PreambleCache.h"
 #include "driver/engine/PreambleLocations.h"

@@ -3,7 +3,7 @@
 #include "driver/run/Outputs.h"
 
 #include "base/AtomicWrite.h"
-#include "checks/analysis/Summaries.h"
+#include "checks/analysis/SummaryData.h"
 #include "driver/report/Baseline.h"
 #include "driver/report/ExportedFixes.h"
 #include "driver/report/JsonReport.h"

@@ -15,7 +15,7 @@
 #include "driver/report/Findings.h"
 #include "base/ResultFile.h"
 #include "runtime_verify/instrument/Growth.h"
-#include "checks/analysis/Summaries.h"
+#include "checks/analysis/SummaryData.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"

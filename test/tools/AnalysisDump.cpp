@@ -32,7 +32,7 @@
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/ModuleMode.h"
 #include "checks/analysis/Outlives.h"
-#include "checks/analysis/Summaries.h"
+#include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TensorSources.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"

@@ -1,0 +1,179 @@
+//===--- Summariser.cpp - A unit's function summaries, made with H, D, O --===//
+
+#include "checks/analysis/Summariser.h"
+#include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/Differentiated.h"
+#include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/GradGuard.h"
+#include "checks/analysis/LoopScope.h"
+#include "checks/analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+/// The number of elements of a std::tuple or std::pair \p T, or of fields
+/// of a struct of tensors, or 0.
+static unsigned elementsOf(QualType T) {
+  if (isTensorAggregate(T.getNonReferenceType())) {
+    const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+    auto Fields = std::distance(RD->field_begin(), RD->field_end());
+    return static_cast<unsigned>(std::min<long>(Fields, 64));
+  }
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+    return 0;
+  if (Spec->getName() == "pair")
+    return 2;
+  if (Spec->getName() != "tuple" || Spec->getTemplateArgs().size() != 1)
+    return 0;
+  const TemplateArgument &Pack = Spec->getTemplateArgs()[0];
+  return Pack.getKind() == TemplateArgument::Pack ? Pack.pack_size() : 0;
+}
+
+namespace {
+
+/// The functions of the main file that another unit may call.
+class Summarisable : public RecursiveASTVisitor<Summarisable> {
+public:
+  explicit Summarisable(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitLambdaBody() const { return false; }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    // A class whose methods the main file defines: its members' state.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && FD->doesThisDeclarationHaveABody() && FD->isOutOfLine() &&
+        !FD->isDependentContext() &&
+        SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+      Classes.insert(MD->getParent()->getCanonicalDecl());
+    if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
+        FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+        !FD->isExternallyVisible() || isa<CXXConstructorDecl>(FD) ||
+        isa<CXXDestructorDecl>(FD) ||
+        !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())) ||
+        !holdsTensorsOrFields(FD->getReturnType()))
+      return true;
+    // A method defined in its class is in every unit that sees the class.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && !FD->isOutOfLine())
+      return true;
+    Found.push_back(FD);
+    return true;
+  }
+
+  /// A call of a function whose body the unit does not have.
+  bool VisitCallExpr(CallExpr *Call) {
+    if (Call->isInstantiationDependent() ||
+        SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
+      return true;
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (bodyIsElsewhere(FD, SM))
+      Calls.push_back(Call);
+    // What it returns, whichever override runs: what the caller does with
+    // it is the same.
+    if (userBodyNotInUnit(FD, SM) && holdsTensorsOrFields(FD->getReturnType()))
+      Results.push_back(Call);
+    return true;
+  }
+
+  std::vector<const FunctionDecl *> Found;
+  std::vector<const CallExpr *> Calls;
+  /// Calls, of functions whose bodies the unit does not have, that return
+  /// tensors.
+  std::vector<const CallExpr *> Results;
+  llvm::SetVector<const CXXRecordDecl *> Classes;
+
+private:
+  const SourceManager &SM;
+};
+
+} // namespace
+
+FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
+  FunctionSummaries Out;
+  Summarisable Finder(Ctx);
+  Finder.TraverseAST(Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Where = [&](const Stmt *S) -> std::string {
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S->getBeginLoc()));
+    return P.isValid() ? std::string(P.getFilename()) + ":" +
+                             std::to_string(P.getLine()) + ":" +
+                             std::to_string(P.getColumn())
+                       : "";
+  };
+  if (!Finder.Classes.empty()) {
+    CallSites Sites(Ctx);
+    HistoryAnalysis History(Ctx, &Sites, Options);
+    for (const CXXRecordDecl *Class : Finder.Classes) {
+      const CXXRecordDecl *Def = Class->getDefinition();
+      for (const FieldDecl *Field : Def ? Def->fields() : Class->fields()) {
+        if (!followsMember(Field, SM))
+          continue;
+        Carries C = History.memberState(Field);
+        if (const Stmt *Write = History.memberWrite(Field); Write && C.mayHoldGraph())
+          Out.addMember(Field->getQualifiedNameAsString(), Carries::graph(),
+                        Where(Write));
+      }
+    }
+  }
+  if (!Finder.Calls.empty() || !Finder.Results.empty()) {
+    CallSites Sites(Ctx);
+    HistoryAnalysis History(Ctx, &Sites, Options);
+    for (const CallExpr *Call : Finder.Results)
+      Out.addUsed(FunctionSummaries::keyOf(Call->getDirectCallee()),
+                  callerMayDifferentiate(Call, Ctx, Sites,
+                                         /*OpaqueCallsMay=*/true, &History),
+                  Where(Call));
+    for (const CallExpr *Call : Finder.Calls) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      std::string Key;
+      for (const ParmVarDecl *Param : FD->parameters()) {
+        unsigned Index = Param->getFunctionScopeIndex();
+        const Expr *Arg = argumentFor(Call, Index);
+        if (!Arg || !holdsTensors(Param->getType()))
+          continue;
+        Carries C = History.history(Arg);
+        if (!C.mayHoldGraph())
+          continue;
+        if (Key.empty())
+          Key = FunctionSummaries::keyOf(FD);
+        std::string At = Where(Call);
+        bool Walked = walkedIn(iterationAround(Call, Ctx),
+                               enclosingFunctionBody(Call, Ctx), Arg, Ctx);
+        Out.addPassed(Key, Index, Carries::graph(), At, Walked);
+      }
+    }
+  }
+  if (Finder.Found.empty())
+    return Out;
+  HistoryOptions WithHistory = Options, WithNone = Options;
+  WithHistory.UnresolvedParameters = Carries::graph();
+  WithNone.UnresolvedParameters = Carries::none();
+  HistoryAnalysis Handed(Ctx, nullptr, WithHistory);
+  HistoryAnalysis NotHanded(Ctx, nullptr, WithNone);
+  for (const FunctionDecl *FD : Finder.Found) {
+    FunctionSummary S;
+    bool Telling = false;
+    unsigned Elements = elementsOf(FD->getReturnType());
+    for (int E = -1; E < static_cast<int>(Elements); ++E) {
+      ReturnSummary R{Handed.returnedBy(FD, E), NotHanded.returnedBy(FD, E)};
+      auto Knows = [](Carries C) { return !C.mayBeUnknown() || C.requiresGrad(); };
+      Telling |= Knows(R.Handed) || Knows(R.NotHanded);
+      S[E] = R;
+    }
+    if (Telling)
+      Out.add(FunctionSummaries::keyOf(FD), std::move(S));
+  }
+  return Out;
+}
+
+} // namespace torch_tidy::analysis

@@ -1,0 +1,345 @@
+//===--- SummaryData.cpp - What functions of other units do --------------===//
+
+#include "checks/analysis/SummaryData.h"
+#include "checks/analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <mutex>
+#include <set>
+
+using namespace clang;
+
+namespace torch_tidy::analysis {
+
+static constexpr llvm::StringLiteral Format = "torch-tidy-function-summaries";
+static constexpr int Version = 1;
+
+std::string FunctionSummaries::keyOf(const FunctionDecl *FD) {
+  std::string Key;
+  llvm::raw_string_ostream OS(Key);
+  PrintingPolicy Policy(FD->getASTContext().getLangOpts());
+  Policy.SuppressScope = false;
+  Policy.FullyQualifiedName = true;
+  FD->printQualifiedName(OS, Policy);
+  OS << '(';
+  for (const ParmVarDecl *P : FD->parameters()) {
+    if (P->getFunctionScopeIndex())
+      OS << ", ";
+    OS << P->getType().getCanonicalType().getAsString(Policy);
+  }
+  OS << ')';
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isConst())
+    OS << " const";
+  return Key;
+}
+
+const FunctionSummary *FunctionSummaries::find(const FunctionDecl *FD) const {
+  return Functions.empty() ? nullptr : find(keyOf(FD));
+}
+
+const FunctionSummary *FunctionSummaries::find(llvm::StringRef Key) const {
+  auto It = Functions.find(Key.str());
+  return It == Functions.end() ? nullptr : &It->second;
+}
+
+void FunctionSummaries::add(std::string Key, FunctionSummary S) {
+  FunctionSummary &Into = Functions[std::move(Key)];
+  for (const auto &[Element, R] : S) {
+    auto [It, New] = Into.try_emplace(Element, R);
+    if (!New) {
+      It->second.Handed |= R.Handed;
+      It->second.NotHanded |= R.NotHanded;
+    }
+  }
+}
+
+const PassedSummary *FunctionSummaries::passed(const FunctionDecl *FD,
+                                               unsigned Index) const {
+  if (Passed.empty())
+    return nullptr;
+  auto It = Passed.find(keyOf(FD));
+  if (It == Passed.end())
+    return nullptr;
+  auto P = It->second.find(Index);
+  return P == It->second.end() ? nullptr : &P->second;
+}
+
+void FunctionSummaries::addPassed(const std::string &Key, unsigned Index,
+                                  Carries C, llvm::StringRef At, bool Walked) {
+  auto [It, New] =
+      Passed[Key].try_emplace(Index, PassedSummary{C, At.str(), Walked});
+  if (New)
+    return;
+  It->second.Passed |= C;
+  It->second.Walked = It->second.Walked && Walked;
+  // The same witness whatever order the units are merged in.
+  if (!At.empty() && (It->second.At.empty() || At < It->second.At))
+    It->second.At = At.str();
+}
+
+const PassedSummary *FunctionSummaries::member(const FieldDecl *Field) const {
+  if (Members.empty())
+    return nullptr;
+  auto It = Members.find(Field->getQualifiedNameAsString());
+  return It == Members.end() ? nullptr : &It->second;
+}
+
+void FunctionSummaries::addMember(const std::string &Key, Carries C,
+                                  llvm::StringRef At) {
+  auto [It, New] = Members.try_emplace(Key, PassedSummary{C, At.str(), false});
+  if (New)
+    return;
+  It->second.Passed |= C;
+  if (!At.empty() && (It->second.At.empty() || At < It->second.At))
+    It->second.At = At.str();
+}
+
+const UsedSummary *FunctionSummaries::used(const FunctionDecl *FD) const {
+  if (Used.empty())
+    return nullptr;
+  auto It = Used.find(keyOf(FD));
+  return It == Used.end() ? nullptr : &It->second;
+}
+
+void FunctionSummaries::addUsed(const std::string &Key, bool Differentiated,
+                                llvm::StringRef At) {
+  auto [It, New] = Used.try_emplace(Key, UsedSummary{Differentiated, At.str()});
+  if (New)
+    return;
+  UsedSummary &U = It->second;
+  // The witness: the first call that may differentiate it, or else the
+  // first call, whatever order the units are merged in.
+  if (Differentiated && !U.Differentiated)
+    U = UsedSummary{true, At.str()};
+  else if (Differentiated == U.Differentiated && !At.empty() &&
+           (U.At.empty() || At < U.At))
+    U.At = At.str();
+}
+
+void FunctionSummaries::merge(const FunctionSummaries &Other) {
+  for (const auto &[Key, M] : Other.Members)
+    addMember(Key, M.Passed, M.At);
+  for (const auto &[Key, S] : Other.Functions)
+    add(Key, S);
+  for (const auto &[Key, Params] : Other.Passed)
+    for (const auto &[Index, P] : Params)
+      addPassed(Key, Index, P.Passed, P.At, P.Walked);
+  for (const auto &[Key, U] : Other.Used)
+    addUsed(Key, U.Differentiated, U.At);
+}
+
+static llvm::json::Array wordsOf(Carries C) {
+  llvm::json::Array Words;
+  if (C.mayBeLeaf())
+    Words.push_back("leaf");
+  if (C.mayHoldGraph())
+    Words.push_back("graph");
+  if (C.mayBeUnknown())
+    Words.push_back("unknown");
+  return Words;
+}
+
+static bool carriesOf(const llvm::json::Value *V, Carries &Out) {
+  const llvm::json::Array *Words = V ? V->getAsArray() : nullptr;
+  if (!Words)
+    return false;
+  Out = Carries::none();
+  for (const llvm::json::Value &W : *Words) {
+    std::optional<llvm::StringRef> S = W.getAsString();
+    if (S == "leaf")
+      Out |= Carries::leaf();
+    else if (S == "graph")
+      Out |= Carries::graph();
+    else if (S == "unknown")
+      Out |= Carries::unknown();
+    else
+      return false;
+  }
+  return true;
+}
+
+llvm::json::Value FunctionSummaries::toJSON() const {
+  std::set<std::string> Keys;
+  for (const auto &Entry : Functions)
+    Keys.insert(Entry.first);
+  for (const auto &Entry : Passed)
+    Keys.insert(Entry.first);
+  for (const auto &Entry : Used)
+    Keys.insert(Entry.first);
+  llvm::json::Array List;
+  for (const std::string &Key : Keys) {
+    llvm::json::Array Returns, PassedList;
+    if (auto It = Functions.find(Key); It != Functions.end())
+      for (const auto &[Element, R] : It->second)
+        Returns.push_back(llvm::json::Object{{"element", Element},
+                                             {"handed", wordsOf(R.Handed)},
+                                             {"not_handed", wordsOf(R.NotHanded)}});
+    if (auto It = Passed.find(Key); It != Passed.end())
+      for (const auto &[Index, P] : It->second)
+        PassedList.push_back(llvm::json::Object{{"parameter", Index},
+                                                {"carries", wordsOf(P.Passed)},
+                                                {"at", P.At},
+                                                {"walked", P.Walked}});
+    llvm::json::Object Entry{{"function", Key},
+                             {"returns", std::move(Returns)},
+                             {"passed", std::move(PassedList)}};
+    if (auto It = Used.find(Key); It != Used.end())
+      Entry["used"] = llvm::json::Object{
+          {"differentiated", It->second.Differentiated}, {"at", It->second.At}};
+    List.push_back(std::move(Entry));
+  }
+  llvm::json::Array MemberList;
+  for (const auto &[Key, M] : Members)
+    MemberList.push_back(llvm::json::Object{
+        {"member", Key}, {"carries", wordsOf(M.Passed)}, {"at", M.At}});
+  return llvm::json::Object{{"format", Format},
+                            {"version", Version},
+                            {"functions", std::move(List)},
+                            {"members", std::move(MemberList)}};
+}
+
+bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
+                                 FunctionSummaries &Out, std::string &Error) {
+  const llvm::json::Object *O = V.getAsObject();
+  if (!O || O->getString("format") != Format) {
+    Error = "not a torch-tidy function summaries file";
+    return false;
+  }
+  if (O->getInteger("version") != Version) {
+    Error = "function summaries of an unknown version (expected " +
+            std::to_string(Version) + ")";
+    return false;
+  }
+  const llvm::json::Array *List = O->getArray("functions");
+  if (!List) {
+    Error = "function summaries without a 'functions' list";
+    return false;
+  }
+  for (const llvm::json::Value &Entry : *List) {
+    const llvm::json::Object *F = Entry.getAsObject();
+    std::optional<llvm::StringRef> Key = F ? F->getString("function") : std::nullopt;
+    if (!Key) {
+      Error = "a function summary without 'function'";
+      return false;
+    }
+    const llvm::json::Array NoReturns;
+    const llvm::json::Array *Returns = F->getArray("returns");
+    FunctionSummary S;
+    for (const llvm::json::Value &RV : Returns ? *Returns : NoReturns) {
+      const llvm::json::Object *R = RV.getAsObject();
+      std::optional<int64_t> Element = R ? R->getInteger("element") : std::nullopt;
+      ReturnSummary Summary;
+      if (!Element || *Element < -1 || *Element > 64 ||
+          !carriesOf(R->get("handed"), Summary.Handed) ||
+          !carriesOf(R->get("not_handed"), Summary.NotHanded)) {
+        Error = "a malformed return summary of '" + Key->str() + "'";
+        return false;
+      }
+      S[static_cast<int>(*Element)] = Summary;
+    }
+    if (!S.empty())
+      Out.add(Key->str(), std::move(S));
+    if (const llvm::json::Array *PassedList = F->getArray("passed"))
+      for (const llvm::json::Value &PV : *PassedList) {
+        const llvm::json::Object *P = PV.getAsObject();
+        std::optional<int64_t> Index = P ? P->getInteger("parameter") : std::nullopt;
+        std::optional<llvm::StringRef> At = P ? P->getString("at") : std::nullopt;
+        Carries C;
+        if (!Index || *Index < 0 || *Index > 1024 || !At ||
+            !carriesOf(P->get("carries"), C)) {
+          Error = "a malformed parameter summary of '" + Key->str() + "'";
+          return false;
+        }
+        Out.addPassed(Key->str(), static_cast<unsigned>(*Index), C, *At,
+                      P->getBoolean("walked").value_or(false));
+      }
+    // Optional: files written before result uses were summarised have none.
+    if (const llvm::json::Value *UV = F->get("used")) {
+      const llvm::json::Object *U = UV->getAsObject();
+      std::optional<bool> Differentiated =
+          U ? U->getBoolean("differentiated") : std::nullopt;
+      std::optional<llvm::StringRef> At = U ? U->getString("at") : std::nullopt;
+      if (!Differentiated || !At) {
+        Error = "a malformed result use summary of '" + Key->str() + "'";
+        return false;
+      }
+      Out.addUsed(Key->str(), *Differentiated, *At);
+    }
+  }
+  // Optional: files written before members were summarised have none.
+  if (const llvm::json::Array *MemberList = O->getArray("members"))
+    for (const llvm::json::Value &MV : *MemberList) {
+      const llvm::json::Object *M = MV.getAsObject();
+      std::optional<llvm::StringRef> Key = M ? M->getString("member") : std::nullopt;
+      std::optional<llvm::StringRef> At = M ? M->getString("at") : std::nullopt;
+      Carries C;
+      if (!Key || !At || !carriesOf(M->get("carries"), C)) {
+        Error = "a malformed member summary";
+        return false;
+      }
+      Out.addMember(Key->str(), C, *At);
+    }
+  return true;
+}
+
+bool userBodyNotInUnit(const FunctionDecl *FD, const SourceManager &SM) {
+  if (!FD || isLibraryFunction(FD) || SM.isInSystemHeader(FD->getLocation()))
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  return !(Def && Def->hasBody());
+}
+
+bool bodyIsElsewhere(const FunctionDecl *FD, const SourceManager &SM) {
+  return userBodyNotInUnit(FD, SM) &&
+         !mayBeOverridden(dyn_cast<CXXMethodDecl>(FD));
+}
+
+std::shared_ptr<const FunctionSummaries> loadSummaries(llvm::StringRef Path,
+                                                       std::string &Error) {
+  struct Loaded {
+    llvm::sys::TimePoint<> Modified;
+    uint64_t Size = 0;
+    std::shared_ptr<const FunctionSummaries> Summaries;
+  };
+  static std::mutex Lock;
+  static llvm::StringMap<Loaded> Cache;
+
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
+    Error = "cannot read function summaries '" + Path.str() + "': " + EC.message();
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Cache.find(Path);
+  if (It != Cache.end() && It->second.Modified == Status.getLastModificationTime() &&
+      It->second.Size == Status.getSize())
+    return It->second.Summaries;
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer) {
+    Error = "cannot read function summaries '" + Path.str() +
+            "': " + Buffer.getError().message();
+    return nullptr;
+  }
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buffer)->getBuffer());
+  if (!V) {
+    Error = "function summaries '" + Path.str() +
+            "' are not JSON: " + llvm::toString(V.takeError());
+    return nullptr;
+  }
+  auto Summaries = std::make_shared<FunctionSummaries>();
+  std::string Why;
+  if (!FunctionSummaries::fromJSON(*V, *Summaries, Why)) {
+    Error = "function summaries '" + Path.str() + "': " + Why;
+    return nullptr;
+  }
+  Cache[Path] = {Status.getLastModificationTime(), Status.getSize(), Summaries};
+  return Summaries;
+}
+
+} // namespace torch_tidy::analysis

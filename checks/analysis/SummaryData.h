@@ -1,0 +1,132 @@
+//===--- SummaryData.h - What functions of other units do -----*- C++ -*-===//
+//
+// What a summaries file holds, read and written. A function whose body is
+// in another translation unit is opaque to H: its
+// result is taken to carry history when it is handed history. A summary,
+// made where the body is, says better: per returned value (and per element
+// of a returned tuple or pair), what it carries when the function is handed
+// history and when it is not. `torch-tidy --export-summaries=FILE` writes
+// the summaries of the units it checks; the `FunctionSummaries` option
+// names such a file, and H answers from it for a call whose callee's body
+// is not in the unit. A summary also says what calls in other units pass a
+// function: where its body is, a parameter carries what they pass; and
+// whether they may differentiate what it returns (D across units).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH_TIDY_CHECKS_ANALYSIS_SUMMARYDATA_H
+#define TORCH_TIDY_CHECKS_ANALYSIS_SUMMARYDATA_H
+
+#include "checks/analysis/Carries.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace torch_tidy::analysis {
+
+/// What one returned value carries: with every parameter carrying a graph
+/// (the function handed history), and with none carrying anything.
+struct ReturnSummary {
+  Carries Handed;
+  Carries NotHanded;
+  bool operator==(const ReturnSummary &O) const {
+    return Handed == O.Handed && NotHanded == O.NotHanded;
+  }
+};
+
+/// By element: -1 for the whole value, 0..N-1 for a tuple's or pair's.
+using FunctionSummary = std::map<int, ReturnSummary>;
+
+/// What calls in other units pass for one parameter: a graph at one call
+/// at least; where the first such call is (`file:line:column`); and whether
+/// at every such call a backward pass in the caller's iteration walks that
+/// graph (so that only its nodes outlive the iteration, not its
+/// activations).
+struct PassedSummary {
+  Carries Passed;
+  std::string At;
+  bool Walked = false;
+};
+
+/// What calls in other units do with what a function returns: whether one
+/// at least may differentiate it (D), and where the first call is
+/// (`file:line:column`; the first one that may, when one does).
+struct UsedSummary {
+  bool Differentiated = false;
+  std::string At;
+};
+
+class FunctionSummaries {
+public:
+  /// The name a function is known by in every unit: its qualified name,
+  /// its parameters' canonical types, and `const` for a const method.
+  static std::string keyOf(const clang::FunctionDecl *FD);
+
+  const FunctionSummary *find(const clang::FunctionDecl *FD) const;
+  const FunctionSummary *find(llvm::StringRef Key) const;
+  /// What calls in other units pass for parameter \p Index of \p FD.
+  const PassedSummary *passed(const clang::FunctionDecl *FD,
+                              unsigned Index) const;
+  /// What calls in other units do with what \p FD returns; null when no
+  /// unit summarised calls it.
+  const UsedSummary *used(const clang::FunctionDecl *FD) const;
+  /// What the methods of another unit may leave in member \p Field of
+  /// their class (Carries::graph(), and where the first such write is).
+  const PassedSummary *member(const clang::FieldDecl *Field) const;
+  bool empty() const {
+    return Functions.empty() && Passed.empty() && Members.empty() &&
+           Used.empty();
+  }
+  bool hasPassed() const { return !Passed.empty(); }
+
+  /// Adds \p Other's summaries; a function summarised by both (defined in
+  /// two units) gets what either says.
+  void merge(const FunctionSummaries &Other);
+  void add(std::string Key, FunctionSummary S);
+  /// Records that a call at \p At passes \p C for parameter \p Index of
+  /// the function \p Key, walked by a backward pass there or not.
+  void addPassed(const std::string &Key, unsigned Index, Carries C,
+                 llvm::StringRef At, bool Walked);
+
+  /// Records that a call at \p At of the function \p Key may
+  /// differentiate what it returns, or not.
+  void addUsed(const std::string &Key, bool Differentiated, llvm::StringRef At);
+
+  /// Records that a method defined in the unit may leave history (\p C)
+  /// in the member \p Key (its qualified name), written at \p At.
+  void addMember(const std::string &Key, Carries C, llvm::StringRef At);
+
+  llvm::json::Value toJSON() const;
+  /// Parses what toJSON wrote; false with \p Error on anything else.
+  static bool fromJSON(const llvm::json::Value &V, FunctionSummaries &Out,
+                       std::string &Error);
+
+private:
+  std::map<std::string, FunctionSummary> Functions;
+  std::map<std::string, std::map<unsigned, PassedSummary>> Passed;
+  std::map<std::string, PassedSummary> Members;
+  std::map<std::string, UsedSummary> Used;
+};
+
+/// Whether a call of \p FD is answered by summaries: its body is not in the
+/// unit, it is not LibTorch's or the standard library's, and it is not a
+/// virtual method that an override elsewhere may stand in for.
+bool bodyIsElsewhere(const clang::FunctionDecl *FD,
+                     const clang::SourceManager &SM);
+/// Whether \p FD is the user's (not LibTorch's or the standard library's)
+/// and its body is not in the unit (a virtual method too).
+bool userBodyNotInUnit(const clang::FunctionDecl *FD,
+                       const clang::SourceManager &SM);
+
+/// The summaries in file \p Path, read once per process (again when the
+/// file changes); null with \p Error when it cannot be read or parsed.
+std::shared_ptr<const FunctionSummaries>
+loadSummaries(llvm::StringRef Path, std::string &Error);
+
+} // namespace torch_tidy::analysis
+
+#endif
