@@ -354,7 +354,9 @@ EvalWithoutGradGuardCheck::contextOf(const Expr *Forward, ASTContext &Ctx,
   const FunctionDecl *Function = analysis::enclosingFunction(Forward, Ctx);
   for (unsigned Depth = 0; Function && Depth < 6; ++Depth) {
     C.Function = Function;
-    C.EvalCall = analysis::evalModeAt(Forward, At, History.flowOf(Function), Ctx);
+    C.EvalCall = analysis::evalModeAt(
+        Forward, At, History.flowOf(Function), Ctx, &Facts.callers(Ctx),
+        [&](const FunctionDecl *FD) { return History.flowOf(FD); });
     if (C.EvalCall)
       return C;
     if (isEvalName(Function, Ctx)) {
@@ -649,13 +651,25 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          DiagnosticIDs::Note)
         << ByName;
   }
-  if (C.EvalCall)
-    diag(C.EvalCall->getBeginLoc(),
-         analysis::enclosingFunction(C.EvalCall, Ctx) == C.Function
-             ? "evaluation mode is set here"
-             : "evaluation mode is set here, and the class never sets it back "
-               "to training",
-         DiagnosticIDs::Note);
+  if (C.EvalCall) {
+    const FunctionDecl *SetIn = analysis::enclosingFunction(C.EvalCall, Ctx);
+    const ValueDecl *Model =
+        analysis::moduleOf(analysis::forwardObject(F.Forward));
+    if (SetIn == C.Function)
+      diag(C.EvalCall->getBeginLoc(), "evaluation mode is set here",
+           DiagnosticIDs::Note);
+    else if (isa_and_nonnull<ParmVarDecl>(Model))
+      diag(C.EvalCall->getBeginLoc(),
+           "evaluation mode is set here, and every call of '%0' in view is "
+           "made with the model in that mode",
+           DiagnosticIDs::Note)
+          << C.Function->getNameAsString();
+    else
+      diag(C.EvalCall->getBeginLoc(),
+           "evaluation mode is set here, and the class never sets it back "
+           "to training",
+           DiagnosticIDs::Note);
+  }
   else if (C.NamedBy)
     diag(C.NamedBy->getLocation(),
          "'%0' is evaluation code by its name (option EvalFunctions)",

@@ -147,6 +147,13 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
                        return Carried.dependsOnCarried(V);
                      }))
       continue; // a plain overwrite keeps one graph at most
+    // What replaces the old value holds no graph (H of the value as a whole,
+    // through the bodies in view): nothing is carried over, whatever it was
+    // computed from (a fresh leaf rebuilt from the old one and detached).
+    if (!W.IsUpdate && llvm::none_of(W.Values, [&](const Expr *V) {
+          return History.keepsGraph(V);
+        }))
+      continue;
     if (analysis::isBoundedOnPurpose(*Life, W.At, Ctx, History) ||
         llvm::any_of(W.Values, [&](const Expr *V) {
           return Carried.stepsThroughLayers(V);

@@ -105,8 +105,33 @@ bool walksGraphOfValue(const CallExpr *Backward, const Expr *Value,
 }
 
 namespace {
-bool runsForward(const Expr *E, const NameGuesses &Names) {
-  return !forwardCallsIn(E, Names).empty();
+/// Whether \p S runs a forward pass: itself, or in the body of a function
+/// of the unit that it calls (`losses = compute_losses(model, x)`), a few
+/// calls deep.
+bool runsForward(const Stmt *S, const NameGuesses &Names, unsigned Depth = 0) {
+  if (!S)
+    return false;
+  if (!forwardCallsIn(S, Names).empty())
+    return true;
+  if (Depth >= 3)
+    return false;
+  class Calls : public RecursiveASTVisitor<Calls> {
+  public:
+    llvm::SmallVector<const FunctionDecl *, 4> Callees;
+    bool VisitCallExpr(CallExpr *Call) {
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        if (const FunctionDecl *Def = Callee->getDefinition();
+            Def && Def->hasBody() && !llvm::is_contained(Callees, Def))
+          Callees.push_back(Def);
+      return true;
+    }
+  } Found;
+  Found.TraverseStmt(const_cast<Stmt *>(S));
+  return llvm::any_of(Found.Callees, [&](const FunctionDecl *Def) {
+    const SourceManager &SM = Def->getASTContext().getSourceManager();
+    return !SM.isInSystemHeader(Def->getLocation()) &&
+           runsForward(Def->getBody(), Names, Depth + 1);
+  });
 }
 
 /// Whether \p D, a variable, is declared inside \p S.

@@ -131,10 +131,20 @@ static std::optional<GradState> stateFromEffect(GuardEffect Effect) {
   return std::nullopt;
 }
 
+/// \p E without what wraps the construction of a full expression: cleanups,
+/// the binding of a temporary (`auto g = torch::InferenceMode();`, where
+/// the guard has a destructor), casts and parentheses.
 static const Expr *stripFullExpr(const Expr *E) {
-  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
-    E = Cleanups->getSubExpr();
-  return E->IgnoreParenImpCasts();
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
+      E = Cleanups->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else
+      break;
+  }
+  return E;
 }
 
 /// What statement \p S, run before the statement in question in the same

@@ -119,9 +119,13 @@ ModeChange modeChangeBy(const Stmt *S, const ASTContext &Ctx) {
   return {Mode, Module, Module != nullptr};
 }
 
-static const Stmt *evalOnEveryPath(const Stmt *At, const ValueDecl *Model,
-                                   const FunctionFlow *Flow,
-                                   const ASTContext &Ctx) {
+/// The eval() that sets \p Model to evaluation mode on every path before
+/// \p At; with \p AtEntry, the mode on entry to the function for the paths
+/// that reach it with no change (null: not known, so not evaluation).
+static const Stmt *
+evalOnEveryPath(const Stmt *At, const ValueDecl *Model, const FunctionFlow *Flow,
+                const ASTContext &Ctx,
+                llvm::function_ref<const Stmt *()> AtEntry = nullptr) {
   if (!Flow || !Flow->valid())
     return nullptr;
   // A change whose module is not known counts only where the forward's
@@ -140,12 +144,14 @@ static const Stmt *evalOnEveryPath(const Stmt *At, const ValueDecl *Model,
   };
   auto Nearest = Flow->nearestBefore(
       At, [&](const Stmt *S) { return Applies(ChangeBy(S)); });
-  if (Nearest.ReachesEntry || Nearest.Found.empty() ||
-      !llvm::all_of(Nearest.Found, [&](const Stmt *S) {
+  if (!llvm::all_of(Nearest.Found, [&](const Stmt *S) {
         return ChangeBy(S).Mode == ModuleMode::Eval;
       }))
     return nullptr;
-  return Nearest.Found.front();
+  const Stmt *Entry = nullptr;
+  if (Nearest.ReachesEntry && !(AtEntry && (Entry = AtEntry())))
+    return nullptr;
+  return Nearest.Found.empty() ? Entry : Nearest.Found.front();
 }
 
 namespace {
@@ -210,10 +216,63 @@ static const Stmt *evalByClass(const FieldDecl *Member, ASTContext &Ctx) {
   return Modes.Trains ? nullptr : ReadyEval;
 }
 
+/// The eval() that puts the module of parameter \p Param of its function
+/// in evaluation mode before every call site of the function, found as at
+/// a forward in each caller.
+static const Stmt *
+evalAtEveryCall(const ParmVarDecl *Param, ASTContext &Ctx,
+                const CallSites &Callers,
+                llvm::function_ref<const FunctionFlow *(const FunctionDecl *)> FlowOf,
+                unsigned Depth);
+
+static const Stmt *
+evalModeOf(const ValueDecl *Model, const Stmt *At, const FunctionFlow *Flow,
+           ASTContext &Ctx, const CallSites *Callers,
+           llvm::function_ref<const FunctionFlow *(const FunctionDecl *)> FlowOf,
+           unsigned Depth) {
+  const auto *Param = dyn_cast_or_null<ParmVarDecl>(Model);
+  auto AtEntry = [&]() -> const Stmt * {
+    if (!Param || !Callers || !FlowOf || Depth >= 3)
+      return nullptr;
+    return evalAtEveryCall(Param, Ctx, *Callers, FlowOf, Depth);
+  };
+  return evalOnEveryPath(At, Model, Flow, Ctx, AtEntry);
+}
+
+static const Stmt *
+evalAtEveryCall(const ParmVarDecl *Param, ASTContext &Ctx,
+                const CallSites &Callers,
+                llvm::function_ref<const FunctionFlow *(const FunctionDecl *)> FlowOf,
+                unsigned Depth) {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Param->getDeclContext());
+  if (!Function)
+    return nullptr;
+  auto Sites = Callers.of(Function);
+  if (!Sites || Sites->empty())
+    return nullptr;
+  const Stmt *First = nullptr;
+  for (const CallExpr *Site : *Sites) {
+    const Expr *Arg = argumentFor(Site, Param->getFunctionScopeIndex());
+    const FunctionDecl *Caller = enclosingFunction(Site, Ctx);
+    const Stmt *Eval =
+        Arg && Caller ? evalModeOf(moduleOf(Arg), Site, FlowOf(Caller), Ctx,
+                                   &Callers, FlowOf, Depth + 1)
+                      : nullptr;
+    if (!Eval)
+      return nullptr;
+    if (!First)
+      First = Eval;
+  }
+  return First;
+}
+
 const Stmt *evalModeAt(const Expr *Forward, const Stmt *At,
-                       const FunctionFlow *Flow, ASTContext &Ctx) {
+                       const FunctionFlow *Flow, ASTContext &Ctx,
+                       const CallSites *Callers,
+                       llvm::function_ref<const FunctionFlow *(const FunctionDecl *)>
+                           FlowOf) {
   const ValueDecl *Model = moduleOf(forwardObject(Forward));
-  if (const Stmt *Eval = evalOnEveryPath(At, Model, Flow, Ctx))
+  if (const Stmt *Eval = evalModeOf(Model, At, Flow, Ctx, Callers, FlowOf, 0))
     return Eval;
   if (const auto *Member = dyn_cast_or_null<FieldDecl>(Model)) {
     // The class's mode holds unless this function changes it itself.

@@ -11,6 +11,7 @@
 #ifndef TORCH_TIDY_ANALYSIS_MODULEMODE_H
 #define TORCH_TIDY_ANALYSIS_MODULEMODE_H
 
+#include "checks/analysis/CallSites.h"
 #include "checks/analysis/FunctionFlow.h"
 #include "clang/AST/ASTContext.h"
 
@@ -45,8 +46,17 @@ const clang::Expr *forwardObject(const clang::Expr *Forward);
 /// on every path before \p At is an eval(); or the module is a member that
 /// its class only ever sets to evaluation mode (and \p At's function does
 /// not change). nullptr when it is not known to be in evaluation mode.
-const clang::Stmt *evalModeAt(const clang::Expr *Forward, const clang::Stmt *At,
-                              const FunctionFlow *Flow, clang::ASTContext &Ctx);
+/// With \p Callers and \p FlowOf (the flow of a function), a module that is
+/// a parameter of the function and that no path before \p At changes has
+/// the mode its callers leave it in: in evaluation mode when every call site
+/// in the unit passes one in evaluation mode there (`model->eval();
+/// visualize(model);`), a few calls deep.
+const clang::Stmt *
+evalModeAt(const clang::Expr *Forward, const clang::Stmt *At,
+           const FunctionFlow *Flow, clang::ASTContext &Ctx,
+           const CallSites *Callers = nullptr,
+           llvm::function_ref<const FunctionFlow *(const clang::FunctionDecl *)>
+               FlowOf = nullptr);
 
 } // namespace torch_tidy::analysis
 

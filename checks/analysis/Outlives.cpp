@@ -16,6 +16,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -350,7 +351,8 @@ bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
                           ASTContext &Ctx, HistoryAnalysis &History) {
   const FunctionFlow *Flow = History.flowOf(Function);
   return llvm::any_of(forwardCallsIn(Loop, History.options().names()), [&](const CallExpr *Forward) {
-    return evalModeAt(Forward, Forward, Flow, Ctx) &&
+    return evalModeAt(Forward, Forward, Flow, Ctx, History.callers(),
+                      [&](const FunctionDecl *FD) { return History.flowOf(FD); }) &&
            History.callers() &&
            !mayBeDifferentiated(Forward, Ctx, *History.callers(),
                                 /*OpaqueCallsMay=*/false, &History);
@@ -625,6 +627,38 @@ struct LoopResult {
   const Expr *Pick = nullptr;
 };
 
+/// The key of a pick (`v[k]`, `m.at(k)`), as written; empty for `front()`
+/// and `back()`, which name their element themselves.
+std::string pickKey(const Expr *Pick, ASTContext &Ctx) {
+  const Expr *Key = nullptr;
+  Pick = stripWrappers(Pick);
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Pick))
+    Key = Sub->getIdx();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Pick);
+           Op && Op->getNumArgs() == 2)
+    Key = Op->getArg(1);
+  else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Pick)) {
+    if (Call->getNumArgs() == 1)
+      Key = Call->getArg(0);
+    else if (const CXXMethodDecl *MD = Call->getMethodDecl())
+      return MD->getNameAsString();
+  }
+  if (!Key)
+    return std::string();
+  return Lexer::getSourceText(
+             CharSourceRange::getTokenRange(Key->getSourceRange()),
+             Ctx.getSourceManager(), Ctx.getLangOpts())
+      .str();
+}
+
+/// Whether every one of \p Picks takes the element at the same key.
+bool samePick(llvm::ArrayRef<const Expr *> Picks, ASTContext &Ctx) {
+  std::string First = pickKey(Picks.front(), Ctx);
+  return llvm::all_of(Picks.drop_front(), [&](const Expr *Pick) {
+    return pickKey(Pick, Ctx) == First;
+  });
+}
+
 LoopResult loopResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   LoopResult R;
   if (!L.Target || !L.LoopStmt)
@@ -638,6 +672,13 @@ LoopResult loopResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   if (!Reach.reaches())
     return R;
   if (Reach.Whole || storesCarriedState(L, At, Sources, Ctx.getSourceManager())) {
+    R.Use = LoopResult::Whole;
+    return R;
+  }
+  // Elements at different keys (`losses["out"] + 0.5 * losses["aux"]`)
+  // are more than one trial's: what reaches the result is what the loop
+  // made, not the best of it.
+  if (!samePick(Reach.Picks, Ctx)) {
     R.Use = LoopResult::Whole;
     return R;
   }
@@ -665,6 +706,36 @@ bool buildsFunctionResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
   DiscardedResult Witness;
   return leavesResultToCaller(Function, L.LoopStmt, Ctx, History) &&
          !gatheredForNothing(Function, At, Ctx, History, Witness);
+}
+
+/// Whether \p Loop runs over a module's own parameters, buffers or
+/// submodules (`for (auto &p : model->parameters())`, also through a local
+/// that holds such a list): the value it builds (a regulariser, a norm) has
+/// one term per parameter, bounded by the model's size, not by time. Where
+/// that value goes is judged where it goes.
+bool iteratesOverModel(const Stmt *Loop) {
+  const auto *Range = dyn_cast_or_null<CXXForRangeStmt>(Loop);
+  if (!Range || !Range->getRangeInit())
+    return false;
+  const Expr *Init = stripWrappers(Range->getRangeInit());
+  for (unsigned Depth = 0; Init && Depth < 3; ++Depth) {
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Init)) {
+      const CXXMethodDecl *MD = Call->getMethodDecl();
+      return MD && MD->getIdentifier() &&
+             isModuleClass(recordOf(Call->getImplicitObjectArgument()->getType(),
+                                    /*ThroughPointer=*/true)) &&
+             llvm::is_contained({"parameters", "named_parameters", "buffers",
+                                 "named_buffers", "modules", "named_modules",
+                                 "children", "named_children"},
+                                MD->getName());
+    }
+    // A local that holds such a list (`auto params = model->parameters();`).
+    const auto *Var = dyn_cast_or_null<VarDecl>(referencedDecl(Init));
+    if (!Var || !Var->hasLocalStorage() || !Var->getInit())
+      return false;
+    Init = stripWrappers(Var->getInit());
+  }
+  return false;
 }
 
 /// Whether \p L's target is cleared or replaced, on every run of the block
@@ -865,7 +936,8 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
            leavesResultToCaller(enclosingFunction(At, Ctx), L.LoopStmt, Ctx,
                                 History);
   if (L.Kind == Lifetime::Loop)
-    return consumedAfterLoop(L, Ctx) || consumedAndResetInLoop(L, Ctx) ||
+    return iteratesOverModel(L.LoopStmt) || consumedAfterLoop(L, Ctx) ||
+           consumedAndResetInLoop(L, Ctx) ||
            buildsFunctionResult(L, At, Ctx, History);
   // A module's state carried from one forward to the next (a recurrent
   // state stepped through a sequence), which the module can reset: the

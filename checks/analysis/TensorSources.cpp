@@ -119,7 +119,11 @@ DeclSet TensorSources::sourcesOf(const Expr *E) const {
             Work.push_back(Init);
         continue;
       }
-      if (holdsTensors(D->getType()) || llvm::is_contained(Names.Holders, D))
+      // A tensor, a container of tensors, an object of the user's that
+      // holds some (`losses` in `losses.total_loss()`), or one whose tensor
+      // parts are read.
+      if (holdsTensorsOrFields(D->getType()) ||
+          llvm::is_contained(Names.Holders, D))
         Result.insert(D);
       auto It = StoredInto.find(D);
       if (It != StoredInto.end())

@@ -249,3 +249,18 @@ void lambda_called_under_guard(torch::nn::Linear &model, const torch::Tensor &x)
   guarded_only();
   both();
 }
+
+// A guard copy-initialised from a temporary is a named guard: the guard type
+// has a destructor, so the temporary is bound before it initialises `g`.
+void copy_initialised_guards() {
+  {
+    auto g = torch::InferenceMode();
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=none
+    probe();
+  }
+  {
+    auto g = torch::NoGradGuard();
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=none
+    probe();
+  }
+}

@@ -78,3 +78,25 @@ struct Validator {
     probe_eval(head(x));
   }
 };
+
+// A module handed in as a parameter: its mode on entry is what every call
+// site in view leaves it in.
+torch::Tensor score_with(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK: [[@LINE+1]]:3: eval=[[@LINE+10]]
+  probe_eval(model(x));
+  return x;
+}
+torch::Tensor score_mixed(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK: [[@LINE+1]]:3: eval=none
+  probe_eval(model(x));
+  return x;
+}
+void callers(torch::nn::Linear &model, const torch::Tensor &x) {
+  model->eval();
+  score_with(model, x);
+  score_with(model, x);
+  score_mixed(model, x);
+  model->train();
+  // One call site with the model training: not known to be evaluation.
+  score_mixed(model, x);
+}

@@ -188,6 +188,24 @@ void train_with_probe(torch::nn::Linear &encoder, torch::optim::SGD &optimizer,
   }
 }
 
+// A helper whose every caller in view puts the model it is handed in
+// evaluation mode first: the helper's forward is evaluation code, whatever
+// its name.
+torch::Tensor respond(torch::nn::Linear &model, const torch::Tensor &request) {
+  return model->forward(request).softmax(-1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the model runs forward in evaluation code
+  // CHECK-MESSAGES: :[[@LINE+7]]:3: note: evaluation mode is set here, and every call of 'respond' in view is made with the model in that mode
+  // CHECK-FIXES: torch::Tensor respond(torch::nn::Linear &model, const torch::Tensor &request) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+}
+
+void answer_requests(torch::nn::Linear &model,
+                     const std::vector<torch::Tensor> &requests) {
+  model->eval();
+  for (const auto &request : requests)
+    std::cout << respond(model, request).argmax().item<int64_t>() << "\n";
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // A unit test that runs the model once keeps nothing past the test.

@@ -618,3 +618,19 @@ void train_episode(torch::nn::Linear &actor, torch::optim::SGD &opt,
   episode_loss(actor, states).backward();
   opt.step();
 }
+
+// Parameters grown by densification: the new leaf is built from the old one
+// and detached, so what replaces the old value holds no graph, whatever it
+// was computed from.
+struct Splats {
+  torch::Tensor xyz;
+  torch::Tensor opacity;
+};
+
+void densify(Splats &splats, const std::vector<torch::Tensor> &extra) {
+  for (const auto &points : extra) {
+    splats.xyz = torch::cat({splats.xyz, points}).detach().requires_grad_(true);
+    auto grown = torch::cat({splats.opacity, points.sum(1)});
+    splats.opacity = grown.detach().requires_grad_(true);
+  }
+}

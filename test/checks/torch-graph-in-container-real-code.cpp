@@ -874,3 +874,29 @@ private:
   torch::optim::Adam opt_;
   EpisodeBuffer buffer_;
 };
+
+// Per-head losses of a segmentation model gathered in a map and combined
+// into the one loss the caller backpropagates: elements at different keys
+// all reach the result (not the best of several trials), and the map dies
+// at return.
+torch::Tensor heads_loss(const std::map<std::string, torch::Tensor> &outputs,
+                         const torch::Tensor &target) {
+  std::map<std::string, torch::Tensor> losses;
+  for (const auto &[name, output] : outputs)
+    losses[name] = torch::mse_loss(output, target);
+  if (losses.size() == 1)
+    return losses["out"];
+  return losses["out"] + 0.5 * losses["aux"];
+}
+
+void train_heads(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
+                 const torch::Tensor &target, torch::optim::SGD &optimizer) {
+  for (const auto &x : xs) {
+    std::map<std::string, torch::Tensor> outputs;
+    outputs["out"] = model(x);
+    outputs["aux"] = model(x * 2);
+    optimizer.zero_grad();
+    heads_loss(outputs, target).backward();
+    optimizer.step();
+  }
+}

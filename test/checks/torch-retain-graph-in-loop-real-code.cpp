@@ -26,6 +26,31 @@ void update_each_step(torch::nn::Linear &actor, torch::nn::Linear &critic,
   }
 }
 
+// Losses returned by a helper as a struct of tensors: the helper's forward
+// runs in each iteration, so each iteration's graph is its own.
+struct PhysicsLosses {
+  torch::Tensor pde;
+  torch::Tensor boundary;
+  torch::Tensor total() const { return pde + boundary; }
+};
+
+PhysicsLosses physics_losses(torch::nn::Linear &net, const torch::Tensor &x) {
+  auto u = net(x);
+  return {u.pow(2).mean(), u.abs().mean()};
+}
+
+void fit_physics(torch::nn::Linear &net, const torch::Tensor &x,
+                 torch::optim::SGD &optimizer) {
+  for (int epoch = 0; epoch < 100; ++epoch) {
+    optimizer.zero_grad();
+    PhysicsLosses losses = physics_losses(net, x);
+    losses.total().backward({}, /*retain_graph=*/true);
+    // CHECK-MESSAGES: :[[@LINE-1]]:50: warning: retain_graph=true in a loop keeps the autograd graph
+    // CHECK-FIXES: losses.total().backward({});
+    optimizer.step();
+  }
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // One forward feeds every task's loss; each task's backward pass needs the

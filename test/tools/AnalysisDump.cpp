@@ -148,7 +148,10 @@ public:
       } else if (Probe == "probe_eval") {
         const Expr *Forward = stripWrappers(Arg);
         const Stmt *Eval =
-            evalModeAt(Forward, Forward, History->flowAt(Forward), Ctx);
+            evalModeAt(Forward, Forward, History->flowAt(Forward), Ctx,
+                       History->callers(), [&](const FunctionDecl *FD) {
+                         return History->flowOf(FD);
+                       });
         llvm::outs() << "eval=";
         if (Eval)
           llvm::outs() << SM.getExpansionLineNumber(Eval->getBeginLoc());
