@@ -59,6 +59,13 @@ config.substitutions.append(("%inputs", shlex.quote(inputs)))
 
 if all(os.path.isdir(d) for d in config.libtorch_include_dirs):
     config.available_features.add("libtorch")
+# The tests that parse the real LibTorch headers require this feature. They
+# add parse time, not coverage of torch-tidy's own code: .ci/test runs them
+# against the plain build only, and the sanitizer run leaves them out
+# (TORCH_TIDY_REAL_HEADER_TESTS=0). One real-header smoke test per front end
+# does not require it and runs in both.
+if os.environ.get("TORCH_TIDY_REAL_HEADER_TESTS", "1") != "0":
+    config.available_features.add("real-header-tests")
 # The same directories, separated by ':' (first: "%real_torch" is a prefix).
 config.substitutions.insert(0, ("%real_torch_include", shlex.quote(real_torch)))
 

@@ -179,6 +179,16 @@ if [ "$prebuilt" = 0 ]; then
     prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null); then
     set -- "$@" "-DCMAKE_PREFIX_PATH=$prefix"
   fi
+  # Ninja where it is installed and nothing else was asked for: it keeps
+  # every CPU busy across the programs (make waits on each directory).
+  case " $* " in
+  *" -G"*) ;;
+  *)
+    if [ -z "${CMAKE_GENERATOR:-}" ] && [ ! -f "$build/CMakeCache.txt" ] &&
+      command -v ninja >/dev/null 2>&1; then
+      set -- "$@" -G Ninja
+    fi ;;
+  esac
   echo "run: configuring the build in $build"
   if ! record "$results/configure" "$timeout" cmake "$@"; then
     grep -m 3 -e 'CMake Error' -e 'error:' "$results/configure.log" >&2

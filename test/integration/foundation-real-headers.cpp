@@ -1,6 +1,7 @@
 // Both front ends on a training program that includes the real
 // <torch/torch.h> from libtorch-dev; the fixed file must compile against it.
 // REQUIRES: libtorch
+// REQUIRES: real-header-tests
 // RUN: %check_torch_tidy_real %s 'torch-unnamed-grad-guard,torch-retain-graph-in-loop' %t
 
 #include <torch/torch.h>
