@@ -205,6 +205,9 @@ bool analyseWithProjectSummaries(DriverOptions &O, RunSetup &S,
       llvm::errs() << "torch-tidy: function summaries: round " << Round
                    << " checks again " << listOf(Stale.Units) << "\n";
     DriverOptions Next = O;
+    // In workers, as the first stage's: a round prints what a project run
+    // prints, whatever the number of units it analyses again.
+    Next.ProjectFlag = "--torch-tidy-round";
     Next.ProjectSummaries = File;
     Next.CollectSummaries = true;
     Next.SummariesRound = Round;
