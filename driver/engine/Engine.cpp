@@ -382,16 +382,18 @@ ResultCache resultCache(const DriverOptions &Opts) {
 
 std::shared_ptr<const analysis::FunctionSummaries>
 unitSummaries(const DriverOptions &Opts) {
+  std::shared_ptr<const analysis::ProjectSummaries> P;
+  if (!Opts.ProjectSummaries.empty()) {
+    std::string Error; // the run that named the file said it
+    P = analysis::loadProjectSummaries(Opts.ProjectSummaries, Error);
+  }
+  if (P)
+    return P->Summaries;
   if (Opts.FirstStage) {
     static const auto Empty = std::make_shared<analysis::FunctionSummaries>();
     return Empty;
   }
-  if (Opts.ProjectSummaries.empty())
-    return nullptr;
-  std::string Error; // the run that named the file said it
-  std::shared_ptr<const analysis::ProjectSummaries> P =
-      analysis::loadProjectSummaries(Opts.ProjectSummaries, Error);
-  return P ? P->Summaries : nullptr;
+  return nullptr;
 }
 
 bool resultHolds(const TUResult &R,
@@ -413,7 +415,8 @@ cachedResult(const DriverOptions &Opts, ClangTidyContext &Context,
   if (!LookedUp)
     return std::nullopt;
   std::optional<TUResult> Hit = resultCache(Opts).lookup(Key, &Memo);
-  if (Hit && !resultHolds(*Hit, unitSummaries(Opts).get()))
+  // Any first analysis will do: the run decides whether it holds.
+  if (Hit && !Opts.FirstStage && !resultHolds(*Hit, unitSummaries(Opts).get()))
     Hit.reset();
   if (Hit) {
     traceCache("hit", File);
@@ -438,7 +441,7 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
     // file the entry depends on again.
     if (!Opts.ResultCacheMissed)
       if (std::optional<TUResult> Hit = Cache->lookup(Key);
-          Hit && resultHolds(*Hit, Summaries.get())) {
+          Hit && (Opts.FirstStage || resultHolds(*Hit, Summaries.get()))) {
         traceCache("hit", File);
         Hit->MainFile = File.str();
         return *Hit;

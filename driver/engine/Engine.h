@@ -53,9 +53,10 @@ cachedResult(const DriverOptions &Opts, clang::tidy::ClangTidyContext &Context,
              FileStateMemo &Memo, bool &LookedUp);
 
 /// The summaries a unit is analysed with where no FunctionSummaries option
-/// names a file: none recorded yet in the first stage of a project run (an
-/// empty set, so that the analysis records its queries), the project's
-/// (--torch-tidy-project-summaries, stale units left out), or null.
+/// names a file: the project's (--torch-tidy-project-summaries, stale units
+/// left out; in the first stage of a project run, those the last run left),
+/// else, in the first stage, an empty set (so that the analysis records its
+/// queries all the same), else null.
 std::shared_ptr<const analysis::FunctionSummaries>
 unitSummaries(const DriverOptions &Opts);
 

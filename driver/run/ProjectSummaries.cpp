@@ -154,15 +154,25 @@ bool analyseWithProjectSummaries(DriverOptions &O, RunSetup &S,
     All.Units = Sel.Units;
     All.OnlyFiles = Sel.OnlyFiles;
   }
-  DriverOptions First = O;
-  First.FirstStage = true;
-  First.CollectSummaries = true;
-  std::vector<TUResult> Current = analyseUnits(First, S, All, Argv0);
-  Current.resize(All.Units.size());
-
   // Kept for the runs after this one (with --no-cache, only for this run).
   std::string File;
   bool Temporary = !O.UseCache;
+  DriverOptions First = O;
+  First.FirstStage = true;
+  First.CollectSummaries = true;
+  if (!Temporary) {
+    // A unit analysed anew is analysed with what the last run found (what
+    // of it still holds): after an edit, what the summaries answer it is
+    // most often the same, and it need not be analysed again.
+    File = keptSummariesFile(O);
+    std::string Ignored;
+    if (llvm::sys::fs::exists(File) &&
+        analysis::loadProjectSummaries(File, Ignored))
+      First.ProjectSummaries = File;
+  }
+  std::vector<TUResult> Current = analyseUnits(First, S, All, Argv0);
+  Current.resize(All.Units.size());
+
   if (Temporary) {
     llvm::SmallString<128> Path;
     if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
@@ -172,7 +182,6 @@ bool analyseWithProjectSummaries(DriverOptions &O, RunSetup &S,
     }
     File = std::string(Path);
   } else {
-    File = keptSummariesFile(O);
     llvm::sys::fs::create_directories(llvm::sys::path::parent_path(File));
   }
 

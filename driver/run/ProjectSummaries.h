@@ -1,20 +1,25 @@
 //===--- ProjectSummaries.h - stage 3 with the project's summaries -*- C++ -*-===//
 //
 // What functions of other units do, by default. A run over the whole
-// project (-p, no files) analyses every unit twice at most:
+// project (-p, no files) analyses every unit once, and some again:
 //
-//   1. every unit, summarised and checked with no summaries, recording what
-//      its analysis looked up in them (RecordSummaryQueries);
+//   1. every unit, summarised and checked with the summaries the last run
+//      left (none at first), recording what its analysis looked up in them
+//      (RecordSummaryQueries);
 //   2. the summaries of every unit merged into the project summaries file,
 //      kept in the cache folder for the compilation database;
-//   3. again, with those summaries, only the units that looked up something
-//      the summaries answer: any other unit's first result is its result.
+//   3. again, with those summaries, only the units whose queries they answer
+//      otherwise than the summaries the unit had (and again, for at most
+//      three rounds, while summaries so made change the answers): any
+//      other unit's first result is its result.
 //
 // Both analyses go through the result cache, so a unit whose inputs (and,
 // for the second, the answers to its queries) did not change is analysed
-// neither time. A run on files given with -p, and torch-clangd, read the
-// file the last project run left. A FunctionSummaries option of the user's
-// wins over all of it; --no-project-summaries turns it off.
+// neither time; a unit that changed is analysed first with what the last
+// run found, which most often answers it as the new summaries do. A run on
+// files given with -p, and torch-clangd, read the file the last project run
+// left. A FunctionSummaries option of the user's wins over all of it;
+// --no-project-summaries turns it off.
 //
 //===----------------------------------------------------------------------===//
 
