@@ -66,6 +66,9 @@ namespace {
 
 /// A file as parsed: its units, each with what the file says of it.
 struct Parsed {
+  // The file as it was parsed: a file replaced by a rename (as every write
+  // of it is) is another file, whatever its time and size.
+  llvm::sys::fs::UniqueID ID;
   llvm::sys::TimePoint<> Modified;
   uint64_t Size = 0;
   std::string Database;
@@ -77,6 +80,7 @@ struct Parsed {
 
 /// A main file's hash, computed again only when its size or time changes.
 struct Hashed {
+  llvm::sys::fs::UniqueID ID;
   llvm::sys::TimePoint<> Modified;
   uint64_t Size = 0;
   std::string Hash;
@@ -136,7 +140,8 @@ loadProjectSummaries(llvm::StringRef Path, std::string &Error) {
   }
   std::lock_guard<std::mutex> Guard(Lock);
   Parsed &P = Files[Path];
-  if (P.Modified != Status.getLastModificationTime() ||
+  if (P.ID != Status.getUniqueID() ||
+      P.Modified != Status.getLastModificationTime() ||
       P.Size != Status.getSize() || !P.Last) {
     auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
     Parsed Fresh;
@@ -148,6 +153,7 @@ loadProjectSummaries(llvm::StringRef Path, std::string &Error) {
       Error = "cannot use project summaries '" + Path.str() + "': " + Why;
       return nullptr;
     }
+    Fresh.ID = Status.getUniqueID();
     Fresh.Modified = Status.getLastModificationTime();
     Fresh.Size = Status.getSize();
     P = std::move(Fresh);
@@ -161,9 +167,10 @@ loadProjectSummaries(llvm::StringRef Path, std::string &Error) {
       continue;
     }
     Hashed &H = Sources[U.File];
-    if (H.Hash.empty() || H.Modified != S.getLastModificationTime() ||
-        H.Size != S.getSize())
-      H = {S.getLastModificationTime(), S.getSize(), sourceHash(U.File)};
+    if (H.Hash.empty() || H.ID != S.getUniqueID() ||
+        H.Modified != S.getLastModificationTime() || H.Size != S.getSize())
+      H = {S.getUniqueID(), S.getLastModificationTime(), S.getSize(),
+           sourceHash(U.File)};
     if (H.Hash != U.Hash)
       Changed.push_back(U.File);
   }

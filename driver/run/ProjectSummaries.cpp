@@ -221,10 +221,10 @@ bool analyseWithProjectSummaries(DriverOptions &O, RunSetup &S,
     Next.CollectSummaries = true;
     Next.SummariesRound = Round;
     std::vector<TUResult> Checked = analyseUnits(Next, S, Stale, Argv0);
+    // A unit whose second analysis failed is reported as failed.
     for (size_t I = 0; I < StaleAt.size() && I < Checked.size(); ++I) {
       Again.insert(All.Units[StaleAt[I]]);
-      if (!Checked[I].Failed)
-        Current[StaleAt[I]] = std::move(Checked[I]);
+      Current[StaleAt[I]] = std::move(Checked[I]);
     }
     Rounds = Round;
   }
