@@ -96,7 +96,7 @@ bool summarisesProject(const DriverOptions &O, RunSetup &S) {
 }
 
 void useLastProjectSummaries(DriverOptions &O, RunSetup &S) {
-  if (O.Files.empty() || O.BuildPath.empty() || !O.WorkerOutput.empty())
+  if (O.BuildPath.empty() || !O.WorkerOutput.empty())
     return;
   llvm::raw_ostream &Err = llvm::errs();
   if (!O.UseProjectSummaries) {
@@ -110,6 +110,8 @@ void useLastProjectSummaries(DriverOptions &O, RunSetup &S) {
              "option names\n";
     return;
   }
+  if (O.Files.empty())
+    return; // a project run that makes its own
   std::string File = keptSummariesFile(O);
   if (!llvm::sys::fs::exists(File)) {
     if (O.Verbose)

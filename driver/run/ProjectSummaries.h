@@ -38,10 +38,11 @@ namespace torch_tidy {
 /// Whether this run is a project run that summarises the project first.
 bool summarisesProject(const DriverOptions &Opts, RunSetup &Setup);
 
-/// A run on files given with -p: names the summaries file the last project
-/// run left for the build directory in \p Opts (ProjectSummaries), if there
-/// is one and no FunctionSummaries option names another; with --verbose,
-/// says which summaries the run uses.
+/// A run with -p that does not summarise the project itself: for files
+/// given, names the summaries file the last project run left for the build
+/// directory in \p Opts (ProjectSummaries), if there is one and no
+/// FunctionSummaries option names another; with --verbose, says which
+/// summaries the run uses (a project run's too).
 void useLastProjectSummaries(DriverOptions &Opts, RunSetup &Setup);
 
 /// Stage 3 of a project run that summarises the project first: the results
