@@ -139,6 +139,13 @@ json::Value toJSON(const TUResult &R) {
                              {"lineFilter", R.Stats.ErrorsIgnoredLineFilter}}}};
   if (!R.Summaries.empty())
     Result["summaries"] = R.Summaries;
+  if (!R.SummaryQueries.empty() || !R.SummaryAnswers.empty()) {
+    json::Array Queries;
+    for (const std::string &Q : R.SummaryQueries)
+      Queries.push_back(Q);
+    Result["summaryQueries"] = std::move(Queries);
+    Result["summaryAnswers"] = R.SummaryAnswers;
+  }
   return Result;
 }
 
@@ -201,6 +208,12 @@ bool fromJSON(const json::Value &V, TUResult &R, std::string &Error) {
   R.Stats.ErrorsIgnoredLineFilter = Get("lineFilter");
   if (auto S = O->getString("summaries"))
     R.Summaries = S->str();
+  if (const json::Array *Queries = O->getArray("summaryQueries"))
+    for (const json::Value &Q : *Queries)
+      if (auto S = Q.getAsString())
+        R.SummaryQueries.insert(S->str());
+  if (auto S = O->getString("summaryAnswers"))
+    R.SummaryAnswers = S->str();
   return true;
 }
 

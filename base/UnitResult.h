@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ struct TUResult {
   /// What the functions of the unit return, as JSON text
   /// (--export-summaries); empty when not asked for.
   std::string Summaries;
+  /// The function summaries the analysis looked up (found or not), when it
+  /// ran with the project's summaries (analysis::RecordSummaryQueries), and
+  /// a hash of what those summaries answered: the result stands for any
+  /// summaries that answer the same.
+  std::set<std::string> SummaryQueries;
+  std::string SummaryAnswers;
   /// The worker failed (crashed, ran out of memory, could not start).
   bool Failed = false;
   std::string FailureMessage;

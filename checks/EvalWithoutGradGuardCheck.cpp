@@ -304,7 +304,7 @@ EvalWithoutGradGuardCheck::EvalWithoutGradGuardCheck(
     llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       GuardType(Options.get("GuardType", "NoGradGuard").str()),
-      HistoryOpts(readHistoryOptions(Options, HistoryError)),
+      HistoryOpts(readHistoryOptions(Options, Context->getCurrentFile(), HistoryError)),
       NamesTemporaryGuards(
           Context->isCheckEnabled(checkName<UnnamedGradGuardCheck>())) {
   if (!HistoryError.empty())

@@ -9,7 +9,7 @@ namespace torch_tidy {
 GrowthCheckBase::GrowthCheckBase(llvm::StringRef Name,
                          clang::tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      HistoryOpts(readHistoryOptions(Options, HistoryError)),
+      HistoryOpts(readHistoryOptions(Options, Context->getCurrentFile(), HistoryError)),
       NodeOnly(Options.get("NodeOnlyFindings", "warning")) {
   if (!HistoryError.empty())
     configurationDiag("%0") << HistoryError;

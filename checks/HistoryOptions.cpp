@@ -36,10 +36,12 @@ void storeNameGuesses(const clang::tidy::ClangTidyCheck::OptionsView &Options,
 
 analysis::HistoryOptions
 readHistoryOptions(const clang::tidy::ClangTidyCheck::OptionsView &Options,
-                   std::string &Error) {
+                   llvm::StringRef MainFile, std::string &Error) {
   analysis::HistoryOptions Values;
   Values.SummariesFile = Options.getLocalOrGlobal("FunctionSummaries", "");
-  if (!Values.SummariesFile.empty()) {
+  if (Values.SummariesFile.empty()) {
+    Values.Summaries = analysis::defaultSummaries(MainFile);
+  } else {
     std::string Why;
     Values.Summaries = analysis::loadSummaries(Values.SummariesFile, Why);
     // Said once, not by every check that reads it.

@@ -26,12 +26,14 @@ void storeNameGuesses(const clang::tidy::ClangTidyCheck::OptionsView &Options,
 /// `AssumeUnknownTensorsCarryHistory` (default false),
 /// `OpaqueCallsPassHistory` (default true) and `FunctionSummaries` (a file
 /// written by `torch-tidy --export-summaries`; default none, also read as a
-/// global option), and the guesses from names. \p Error says why the
+/// global option; where none is named, the front end's own summaries for
+/// the unit \p MainFile, see analysis::setDefaultSummaries), and the
+/// guesses from names. \p Error says why the
 /// summaries could not be read, the first time a file fails, or why a
 /// guess's option is invalid.
 analysis::HistoryOptions
 readHistoryOptions(const clang::tidy::ClangTidyCheck::OptionsView &Options,
-                   std::string &Error);
+                   llvm::StringRef MainFile, std::string &Error);
 
 void storeHistoryOptions(const clang::tidy::ClangTidyCheck::OptionsView &Options,
                          clang::tidy::ClangTidyOptions::OptionMap &Opts,

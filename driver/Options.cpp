@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
@@ -243,8 +244,20 @@ bool setExportSummaries(DriverOptions &O, llvm::StringRef V,
     Error = "--export-summaries needs a non-empty value";
     return false;
   }
-  O.ExportSummaries = V.str();
+  // From the directory the tool runs in, whatever directory the units are
+  // analysed in.
+  llvm::SmallString<256> Path(V);
+  llvm::sys::fs::make_absolute(Path);
+  O.ExportSummaries = std::string(Path);
   O.CollectSummaries = true;
+  return true;
+}
+
+bool setRound(DriverOptions &O, llvm::StringRef V, std::string &Error) {
+  if (!parseUnsigned(V, O.SummariesRound)) {
+    Error = "--torch-tidy-round: '" + V.str() + "' is not a number";
+    return false;
+  }
   return true;
 }
 
@@ -288,6 +301,16 @@ Flag project(const char *Name,
              HelpEntry Help) {
   Flag F{Name, Shape::Value, Set, nullptr, /*Project=*/true, Help};
   return F;
+}
+
+/// Internal: the round of a project run, told to every worker.
+Flag summariesRound() {
+  return {"torch-tidy-round", Shape::Value, setRound,
+          [](const DriverOptions &O, Args &A) {
+            if (O.SummariesRound)
+              A.push_back("--torch-tidy-round=" +
+                          std::to_string(O.SummariesRound));
+          }};
 }
 
 using O = DriverOptions;

@@ -52,6 +52,12 @@ struct DriverOptions {
   /// Summarise each unit's functions (set by --export-summaries; a worker is
   /// told --torch-tidy-collect-summaries).
   bool CollectSummaries = false;
+  /// A project run summarises every unit first and checks them with what
+  /// it found; a run on files given with -p reads what the last project run
+  /// left. --no-project-summaries turns both off.
+  bool UseProjectSummaries = true;
+  /// --verbose: say which function summaries a run used.
+  bool Verbose = false;
   unsigned ShardIndex = 0, ShardCount = 0; // --shard=K/N: K-1, N
   std::string Progress = "auto";           // auto, always, never
   bool SkipTorchlessTUs = true;
@@ -79,6 +85,18 @@ struct DriverOptions {
   /// its unit (--torch-tidy-cache-missed); the worker analyses it without
   /// looking again.
   bool ResultCacheMissed = false;
+  /// Internal: the first stage of a project run (--torch-tidy-first-stage):
+  /// the unit is summarised and analysed with empty summaries, recording
+  /// what it looks up in them.
+  bool FirstStage = false;
+  /// Internal: the project summaries file the unit is analysed with
+  /// (--torch-tidy-project-summaries=FILE), unless a FunctionSummaries
+  /// option names another.
+  std::string ProjectSummaries;
+  /// Internal: which round of a project run analyses the unit with them
+  /// (--torch-tidy-round=N; 0 outside project runs), so that the result
+  /// cache keeps one result per round.
+  unsigned SummariesRound = 0;
 
   // A flag the engine does not handle itself (informational or rare ones):
   // the run is handed to clang-tidy's own main.

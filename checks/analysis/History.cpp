@@ -642,8 +642,7 @@ std::optional<Carries> HistoryAnalysis::ofSummary(const CallExpr *Call,
                                                   const FunctionDecl *FD,
                                                   int Element) {
   // The unit's own body says more; an override may run another body.
-  if (!Options.Summaries || Options.Summaries->empty() ||
-      !bodyIsElsewhere(FD, Ctx.getSourceManager()))
+  if (!Options.Summaries || !bodyIsElsewhere(FD, Ctx.getSourceManager()))
     return std::nullopt;
   const FunctionSummary *S = Options.Summaries->find(FD);
   if (!S)
@@ -801,7 +800,7 @@ Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, int Element,
   }
   // What calls in other units pass it, from their summaries.
   Carries Foreign = Carries::none();
-  if (Options.Summaries && Options.Summaries->hasPassed())
+  if (Options.Summaries)
     if (const PassedSummary *P = Options.Summaries->passed(Function, Index)) {
       Foreign = P->Passed;
       if (Foreign.mayHoldGraph() && !ForeignWitness.count(Param))

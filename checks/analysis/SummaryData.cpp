@@ -9,6 +9,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <mutex>
 #include <set>
@@ -19,6 +20,30 @@ namespace torch_tidy::analysis {
 
 static constexpr llvm::StringLiteral Format = "torch-tidy-function-summaries";
 static constexpr int Version = 1;
+
+// The queries of the running analysis (RecordSummaryQueries), by thread.
+static thread_local std::set<std::string> *Recording = nullptr;
+
+static void record(const char *Kind, llvm::StringRef Key) {
+  if (Recording)
+    Recording->insert((Kind + Key).str());
+}
+
+RecordSummaryQueries::RecordSummaryQueries(std::set<std::string> &Into)
+    : Previous(Recording) {
+  Recording = &Into;
+}
+
+RecordSummaryQueries::~RecordSummaryQueries() { Recording = Previous; }
+
+// Queries are "f:<function>" (what it returns), "p:<index>:<function>"
+// (what its parameter is passed), "u:<function>" (what its result is used
+// for) and "m:<member>".
+static constexpr const char *ReturnsQuery = "f:", *UsedQuery = "u:",
+                            *MemberQuery = "m:";
+static std::string passedQuery(llvm::StringRef Key, unsigned Index) {
+  return "p:" + std::to_string(Index) + ":" + Key.str();
+}
 
 std::string FunctionSummaries::keyOf(const FunctionDecl *FD) {
   std::string Key;
@@ -40,6 +65,11 @@ std::string FunctionSummaries::keyOf(const FunctionDecl *FD) {
 }
 
 const FunctionSummary *FunctionSummaries::find(const FunctionDecl *FD) const {
+  if (Recording) {
+    std::string Key = keyOf(FD);
+    record(ReturnsQuery, Key);
+    return find(Key);
+  }
   return Functions.empty() ? nullptr : find(keyOf(FD));
 }
 
@@ -61,6 +91,8 @@ void FunctionSummaries::add(std::string Key, FunctionSummary S) {
 
 const PassedSummary *FunctionSummaries::passed(const FunctionDecl *FD,
                                                unsigned Index) const {
+  if (Recording)
+    Recording->insert(passedQuery(keyOf(FD), Index));
   if (Passed.empty())
     return nullptr;
   auto It = Passed.find(keyOf(FD));
@@ -84,6 +116,8 @@ void FunctionSummaries::addPassed(const std::string &Key, unsigned Index,
 }
 
 const PassedSummary *FunctionSummaries::member(const FieldDecl *Field) const {
+  if (Recording)
+    record(MemberQuery, Field->getQualifiedNameAsString());
   if (Members.empty())
     return nullptr;
   auto It = Members.find(Field->getQualifiedNameAsString());
@@ -101,6 +135,8 @@ void FunctionSummaries::addMember(const std::string &Key, Carries C,
 }
 
 const UsedSummary *FunctionSummaries::used(const FunctionDecl *FD) const {
+  if (Recording)
+    record(UsedQuery, keyOf(FD));
   if (Used.empty())
     return nullptr;
   auto It = Used.find(keyOf(FD));
@@ -132,6 +168,67 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
       addPassed(Key, Index, P.Passed, P.At, P.Walked);
   for (const auto &[Key, U] : Other.Used)
     addUsed(Key, U.Differentiated, U.At);
+}
+
+static std::string wordsText(Carries C) {
+  return std::string(C.mayBeLeaf() ? "L" : "") +
+         (C.mayHoldGraph() ? "G" : "") + (C.mayBeUnknown() ? "U" : "");
+}
+
+/// What the summaries say to one query, "-" for nothing.
+static std::string answerTo(
+    llvm::StringRef Query,
+    const std::map<std::string, FunctionSummary> &Functions,
+    const std::map<std::string, std::map<unsigned, PassedSummary>> &Passed,
+    const std::map<std::string, PassedSummary> &Members,
+    const std::map<std::string, UsedSummary> &Used) {
+  auto Passing = [](const PassedSummary &P) {
+    return wordsText(P.Passed) + " " + P.At + (P.Walked ? " walked" : "");
+  };
+  if (Query.consume_front(ReturnsQuery)) {
+    auto It = Functions.find(Query.str());
+    if (It == Functions.end())
+      return "-";
+    std::string Text;
+    for (const auto &[Element, R] : It->second)
+      Text += std::to_string(Element) + "=" + wordsText(R.Handed) + "/" +
+              wordsText(R.NotHanded) + ";";
+    return Text;
+  }
+  if (Query.consume_front(UsedQuery)) {
+    auto It = Used.find(Query.str());
+    return It == Used.end() ? "-"
+                            : (It->second.Differentiated ? "D " : "N ") +
+                                  It->second.At;
+  }
+  if (Query.consume_front(MemberQuery)) {
+    auto It = Members.find(Query.str());
+    return It == Members.end() ? "-" : Passing(It->second);
+  }
+  if (Query.consume_front("p:")) {
+    auto [Index, Key] = Query.split(':');
+    unsigned I = 0;
+    auto It = Passed.find(Key.str());
+    if (Index.getAsInteger(10, I) || It == Passed.end())
+      return "-";
+    auto P = It->second.find(I);
+    return P == It->second.end() ? "-" : Passing(P->second);
+  }
+  return "-";
+}
+
+std::string
+FunctionSummaries::answersTo(const std::set<std::string> &Queries) const {
+  std::string Text;
+  for (const std::string &Q : Queries)
+    Text += Q + " -> " + answerTo(Q, Functions, Passed, Members, Used) + "\n";
+  return Text;
+}
+
+bool FunctionSummaries::answersAny(const std::set<std::string> &Queries) const {
+  return llvm::any_of(Queries, [&](const std::string &Q) {
+    return answerTo(Q, Functions, Passed, Members, Used) != "-";
+  });
 }
 
 static llvm::json::Array wordsOf(Carries C) {
@@ -300,8 +397,50 @@ bool bodyIsElsewhere(const FunctionDecl *FD, const SourceManager &SM) {
          !mayBeOverridden(dyn_cast<CXXMethodDecl>(FD));
 }
 
-std::shared_ptr<const FunctionSummaries> loadSummaries(llvm::StringRef Path,
+static std::mutex SourceLock;
+static SummariesSource DefaultSource;
+
+void setDefaultSummaries(SummariesSource Source) {
+  std::lock_guard<std::mutex> Guard(SourceLock);
+  DefaultSource = std::move(Source);
+}
+
+std::shared_ptr<const FunctionSummaries>
+defaultSummaries(llvm::StringRef MainFile) {
+  SummariesSource Source;
+  {
+    std::lock_guard<std::mutex> Guard(SourceLock);
+    Source = DefaultSource;
+  }
+  return Source ? Source(MainFile) : nullptr;
+}
+
+// The directory the tool was started in, read before any analysis changes
+// into a compile command's directory.
+static const std::string &startDirectory() {
+  static const std::string Dir = [] {
+    llvm::SmallString<256> D;
+    llvm::sys::fs::current_path(D);
+    return std::string(D);
+  }();
+  return Dir;
+}
+static const bool StartDirectoryRead = !startDirectory().empty();
+
+std::string summariesPath(llvm::StringRef Path) {
+  (void)StartDirectoryRead;
+  if (Path.empty() || llvm::sys::path::is_absolute(Path) ||
+      startDirectory().empty())
+    return Path.str();
+  llvm::SmallString<256> Abs(startDirectory());
+  llvm::sys::path::append(Abs, Path);
+  return std::string(Abs);
+}
+
+std::shared_ptr<const FunctionSummaries> loadSummaries(llvm::StringRef Named,
                                                        std::string &Error) {
+  std::string Resolved = summariesPath(Named);
+  llvm::StringRef Path = Resolved;
   struct Loaded {
     llvm::sys::TimePoint<> Modified;
     uint64_t Size = 0;
@@ -312,7 +451,7 @@ std::shared_ptr<const FunctionSummaries> loadSummaries(llvm::StringRef Path,
 
   llvm::sys::fs::file_status Status;
   if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
-    Error = "cannot read function summaries '" + Path.str() + "': " + EC.message();
+    Error = "cannot read function summaries '" + Named.str() + "': " + EC.message();
     return nullptr;
   }
   std::lock_guard<std::mutex> Guard(Lock);
@@ -322,20 +461,20 @@ std::shared_ptr<const FunctionSummaries> loadSummaries(llvm::StringRef Path,
     return It->second.Summaries;
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer) {
-    Error = "cannot read function summaries '" + Path.str() +
+    Error = "cannot read function summaries '" + Named.str() +
             "': " + Buffer.getError().message();
     return nullptr;
   }
   llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buffer)->getBuffer());
   if (!V) {
-    Error = "function summaries '" + Path.str() +
+    Error = "function summaries '" + Named.str() +
             "' are not JSON: " + llvm::toString(V.takeError());
     return nullptr;
   }
   auto Summaries = std::make_shared<FunctionSummaries>();
   std::string Why;
   if (!FunctionSummaries::fromJSON(*V, *Summaries, Why)) {
-    Error = "function summaries '" + Path.str() + "': " + Why;
+    Error = "function summaries '" + Named.str() + "': " + Why;
     return nullptr;
   }
   Cache[Path] = {Status.getLastModificationTime(), Status.getSize(), Summaries};

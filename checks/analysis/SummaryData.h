@@ -22,8 +22,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 namespace torch_tidy::analysis {
@@ -100,6 +102,13 @@ public:
   /// in the member \p Key (its qualified name), written at \p At.
   void addMember(const std::string &Key, Carries C, llvm::StringRef At);
 
+  /// What these summaries say to each of \p Queries (see SummaryQueries),
+  /// one line each, "-" where they say nothing: two sets of summaries that
+  /// give the same text answer an analysis that asked those questions alike.
+  std::string answersTo(const std::set<std::string> &Queries) const;
+  /// Whether they say anything to one of \p Queries.
+  bool answersAny(const std::set<std::string> &Queries) const;
+
   llvm::json::Value toJSON() const;
   /// Parses what toJSON wrote; false with \p Error on anything else.
   static bool fromJSON(const llvm::json::Value &V, FunctionSummaries &Out,
@@ -111,6 +120,38 @@ private:
   std::map<std::string, PassedSummary> Members;
   std::map<std::string, UsedSummary> Used;
 };
+
+/// While one lives, every summary a lookup of this thread asks for (found
+/// or not) is added to a set, as a query answersTo() understands. An
+/// analysis is deterministic, so one whose lookups all get the same answers
+/// from other summaries would do exactly the same with them: a result made
+/// with no summaries stands for a result made with summaries that answer
+/// none of its queries.
+class RecordSummaryQueries {
+public:
+  explicit RecordSummaryQueries(std::set<std::string> &Into);
+  ~RecordSummaryQueries();
+  RecordSummaryQueries(const RecordSummaryQueries &) = delete;
+  RecordSummaryQueries &operator=(const RecordSummaryQueries &) = delete;
+
+private:
+  std::set<std::string> *Previous;
+};
+
+/// Where a check finds summaries when no FunctionSummaries option names a
+/// file: the front end's own source (torch-tidy: the project's summaries;
+/// torch-clangd: those the last project run left for the file's build
+/// directory), asked with the unit's main file; null: none.
+using SummariesSource =
+    std::function<std::shared_ptr<const FunctionSummaries>(llvm::StringRef)>;
+void setDefaultSummaries(SummariesSource Source);
+std::shared_ptr<const FunctionSummaries>
+defaultSummaries(llvm::StringRef MainFile);
+
+/// \p Path as the user meant it: a relative path is taken from the directory
+/// the tool was started in (not the compile command's, which a unit's
+/// analysis runs in).
+std::string summariesPath(llvm::StringRef Path);
 
 /// Whether a call of \p FD is answered by summaries: its body is not in the
 /// unit, it is not LibTorch's or the standard library's, and it is not a

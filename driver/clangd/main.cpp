@@ -8,7 +8,8 @@
 // binary lives), and a version line naming torch-tidy. What torch-clangd
 // changes in clangd itself is in FastChecks.cpp (the torch-* checks pass its
 // latency filter) and PreambleBodies.cpp (the bodies of the project's own
-// functions stay in preambles).
+// functions stay in preambles), and ProjectSummaries.cpp (the checks read
+// the function summaries the last torch-tidy project run left).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,10 @@
 #include <string>
 #include <vector>
 
+namespace torch_tidy::clangd {
+void useProjectSummaries(std::string CompileCommandsDir);
+} // namespace torch_tidy::clangd
+
 namespace clang::clangd {
 // Defined in libclangdMain.a (clang-tools-extra/clangd/tool/ClangdMain.cpp);
 // Debian ships no header for it.
@@ -36,21 +41,46 @@ static bool isFlag(llvm::StringRef Arg, llvm::StringRef Name) {
   return Arg == Name || Arg.starts_with((Name + "=").str());
 }
 
+/// The arguments clangd reads: the command line's, then $CLANGD_FLAGS's.
+static std::vector<std::string> clangdArguments(llvm::ArrayRef<char *> Args) {
+  std::vector<std::string> All;
+  for (llvm::StringRef Arg : Args.drop_front())
+    All.push_back(Arg.str());
+  std::optional<std::string> Env = llvm::sys::Process::GetEnv("CLANGD_FLAGS");
+  llvm::SmallVector<llvm::StringRef, 8> EnvArgs;
+  if (Env)
+    llvm::StringRef(*Env).split(EnvArgs, ' ', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Arg : EnvArgs)
+    All.push_back(Arg.str());
+  return All;
+}
+
 /// Whether \p Name is given on the command line or in $CLANGD_FLAGS, which
 /// clangd reads as well.
 static bool hasFlag(llvm::ArrayRef<char *> Args, llvm::StringRef Name) {
-  for (llvm::StringRef Arg : Args.drop_front())
-    if (isFlag(Arg, Name))
-      return true;
-  std::optional<std::string> Env = llvm::sys::Process::GetEnv("CLANGD_FLAGS");
-  if (!Env)
-    return false;
-  llvm::SmallVector<llvm::StringRef, 8> EnvArgs;
-  llvm::StringRef(*Env).split(EnvArgs, ' ', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef Arg : EnvArgs)
+  for (const std::string &Arg : clangdArguments(Args))
     if (isFlag(Arg, Name))
       return true;
   return false;
+}
+
+/// The value of flag \p Name (--name=value or --name value), the last one
+/// given; "" when it is not given.
+static std::string flagValue(llvm::ArrayRef<char *> Args,
+                             llvm::StringRef Name) {
+  std::vector<std::string> All = clangdArguments(Args);
+  std::string Value;
+  for (size_t I = 0; I < All.size(); ++I) {
+    llvm::StringRef Arg = All[I];
+    if (!isFlag(Arg, Name))
+      continue;
+    auto [Flag, V] = Arg.split('=');
+    if (Arg.contains('='))
+      Value = V.str();
+    else if (I + 1 < All.size())
+      Value = All[I + 1];
+  }
+  return Value;
 }
 
 // Printed before clangd's own version. Editors and IDEs take the clangd
@@ -91,6 +121,8 @@ int main(int argc, char *argv[]) {
   if (!hasFlag(Args, "resource-dir") &&
       llvm::sys::fs::is_directory(TORCH_TIDY_RESOURCE_DIR))
     Args.insert(Args.begin() + 1, ResourceDirArg.data());
+  torch_tidy::clangd::useProjectSummaries(
+      flagValue(Args, "compile-commands-dir"));
   Args.push_back(nullptr);
   return clang::clangd::clangdMain(static_cast<int>(Args.size()) - 1,
                                    Args.data());

@@ -5,6 +5,7 @@
 #include "base/CacheFolder.h"
 #include "base/Hashing.h"
 #include "checks/CheckTable.h"
+#include "checks/analysis/ProjectSummaries.h"
 #include "checks/analysis/Summariser.h"
 #include "driver/engine/AbsenceRecorder.h"
 #include "driver/engine/PreambleCache.h"
@@ -61,14 +62,18 @@ void recordFilesEntered(const SourceManager &SM, bool WithMainFile,
 namespace {
 
 /// What H knows when it summarises a unit: the summaries the checks read
-/// (the global FunctionSummaries option), so that a second export refines
-/// what calls into other units pass.
-analysis::HistoryOptions summarisingOptions(const ClangTidyOptions &Options) {
+/// (the global FunctionSummaries option, else the project's), so that a
+/// second export, or the next round of a project run, refines what calls
+/// into other units pass.
+analysis::HistoryOptions summarisingOptions(const ClangTidyOptions &Options,
+                                            llvm::StringRef MainFile) {
   analysis::HistoryOptions H;
   auto It = Options.CheckOptions.find("FunctionSummaries");
   if (It != Options.CheckOptions.end() && !It->getValue().Value.empty()) {
     std::string Error; // the checks say it
     H.Summaries = analysis::loadSummaries(It->getValue().Value, Error);
+  } else {
+    H.Summaries = analysis::defaultSummaries(MainFile);
   }
   return H;
 }
@@ -174,7 +179,8 @@ public:
     analysis::HistoryOptions Summarising;
     if (Opts.CollectSummaries)
       Summarising =
-          summarisingOptions(Context.getOptionsForFile(Result.MainFile));
+          summarisingOptions(Context.getOptionsForFile(Result.MainFile),
+                             Result.MainFile);
     return std::make_unique<TidyAction>(Factory, Opts, Result,
                                         std::move(Summarising));
   }
@@ -331,9 +337,8 @@ void recordSummariesRead(const ClangTidyOptions &Options,
       continue;
     if (Entry.getValue().Value.empty())
       continue;
-    llvm::SmallString<256> Path(Entry.getValue().Value);
-    llvm::sys::fs::make_absolute(Path);
-    Dependencies[std::string(Path)] = fileHash(Path);
+    std::string Path = analysis::summariesPath(Entry.getValue().Value);
+    Dependencies[Path] = fileHash(Path);
   }
 }
 
@@ -358,7 +363,12 @@ std::string resultKey(const DriverOptions &Opts, ClangTidyContext &Context,
   std::string Extra = std::string("notes=") + (Opts.FixNotes ? "1" : "0") +
                       " bodies=" + (Opts.SkipSystemBodies ? "1" : "0") +
                       " scope=" + (Opts.TraversalScope ? "1" : "0") +
-                      " summaries=" + (Opts.CollectSummaries ? "1" : "0");
+                      " summaries=" + (Opts.CollectSummaries ? "1" : "0") +
+                      " project=" +
+                      (Opts.FirstStage                   ? "first"
+                       : Opts.ProjectSummaries.empty() ? "0"
+                                                         : "1") +
+                      " round=" + std::to_string(Opts.SummariesRound);
   return ResultCache::key(ToolIdentity, Commands.front(),
                           configurationAsText(Context.getOptionsForFile(File)),
                           Extra, MainHash);
@@ -369,6 +379,30 @@ ResultCache resultCache(const DriverOptions &Opts) {
 }
 
 } // namespace
+
+std::shared_ptr<const analysis::FunctionSummaries>
+unitSummaries(const DriverOptions &Opts) {
+  std::shared_ptr<const analysis::ProjectSummaries> P;
+  if (!Opts.ProjectSummaries.empty()) {
+    std::string Error; // the run that named the file said it
+    P = analysis::loadProjectSummaries(Opts.ProjectSummaries, Error);
+  }
+  if (P)
+    return P->Summaries;
+  if (Opts.FirstStage) {
+    static const auto Empty = std::make_shared<analysis::FunctionSummaries>();
+    return Empty;
+  }
+  return nullptr;
+}
+
+bool resultHolds(const TUResult &R,
+                 const analysis::FunctionSummaries *Summaries) {
+  if (!Summaries)
+    return R.SummaryAnswers.empty();
+  return R.SummaryAnswers ==
+         contentHash(Summaries->answersTo(R.SummaryQueries));
+}
 
 std::optional<TUResult>
 cachedResult(const DriverOptions &Opts, ClangTidyContext &Context,
@@ -381,6 +415,9 @@ cachedResult(const DriverOptions &Opts, ClangTidyContext &Context,
   if (!LookedUp)
     return std::nullopt;
   std::optional<TUResult> Hit = resultCache(Opts).lookup(Key, &Memo);
+  // Any first analysis will do: the run decides whether it holds.
+  if (Hit && !Opts.FirstStage && !resultHolds(*Hit, unitSummaries(Opts).get()))
+    Hit.reset();
   if (Hit) {
     traceCache("hit", File);
     Hit->MainFile = File.str();
@@ -394,12 +431,17 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
   std::optional<ResultCache> Cache;
   std::string Key =
       resultKey(Opts, Context, Compilations, File, ToolIdentity, nullptr);
+  // The summaries the checks read where no FunctionSummaries option names
+  // a file: the project's, or none yet (the first stage).
+  std::shared_ptr<const analysis::FunctionSummaries> Summaries =
+      unitSummaries(Opts);
   if (!Key.empty()) {
     Cache.emplace(resultCache(Opts));
     // A worker whose run looked the unit up already need not read every
     // file the entry depends on again.
     if (!Opts.ResultCacheMissed)
-      if (std::optional<TUResult> Hit = Cache->lookup(Key)) {
+      if (std::optional<TUResult> Hit = Cache->lookup(Key);
+          Hit && (Opts.FirstStage || resultHolds(*Hit, Summaries.get()))) {
         traceCache("hit", File);
         Hit->MainFile = File.str();
         return *Hit;
@@ -444,7 +486,21 @@ TUResult runEngine(const DriverOptions &Opts, ClangTidyContext &Context,
   TidyActionFactory Factory(Context, Opts, Result,
                             Preambles ? &*Preambles : nullptr, ToolIdentity,
                             Absences.get());
-  Tool.run(&Factory);
+  {
+    std::optional<analysis::RecordSummaryQueries> Recording;
+    if (Summaries) {
+      analysis::setDefaultSummaries(
+          [Summaries](llvm::StringRef) { return Summaries; });
+      Recording.emplace(Result.SummaryQueries);
+    }
+    Tool.run(&Factory);
+    if (Summaries) {
+      Recording.reset();
+      analysis::setDefaultSummaries(nullptr);
+      Result.SummaryAnswers =
+          contentHash(Summaries->answersTo(Result.SummaryQueries));
+    }
+  }
   Result.Errors = DiagConsumer.take();
   if (Factory.Used)
     mapPreambleLocations(Result.Errors, *Factory.Used, Factory.MainName);

@@ -28,6 +28,10 @@ namespace clang {
 class SourceManager;
 } // namespace clang
 
+namespace torch_tidy::analysis {
+class FunctionSummaries;
+} // namespace torch_tidy::analysis
+
 namespace torch_tidy {
 
 /// Analyses \p File, or takes its result from the cache when nothing it
@@ -47,6 +51,19 @@ cachedResult(const DriverOptions &Opts, clang::tidy::ClangTidyContext &Context,
              const clang::tooling::CompilationDatabase &Compilations,
              llvm::StringRef File, llvm::StringRef ToolIdentity,
              FileStateMemo &Memo, bool &LookedUp);
+
+/// The summaries a unit is analysed with where no FunctionSummaries option
+/// names a file: the project's (--torch-tidy-project-summaries, stale units
+/// left out; in the first stage of a project run, those the last run left),
+/// else, in the first stage, an empty set (so that the analysis records its
+/// queries all the same), else null.
+std::shared_ptr<const analysis::FunctionSummaries>
+unitSummaries(const DriverOptions &Opts);
+
+/// Whether result \p R, made with the summaries it records queries and
+/// answers of, is the result the unit would have with \p Summaries.
+bool resultHolds(const TUResult &R,
+                 const analysis::FunctionSummaries *Summaries);
 
 /// The files a parse entered (not those of a precompiled preamble it read):
 /// absolute path -> content hash into \p Files, and the user (non-system)

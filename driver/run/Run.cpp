@@ -5,7 +5,10 @@
 //   1. Setup    the inputs, clang-tidy's options, the compilation database,
 //               the enabled checks (a worker process stops after 3.)
 //   2. Units    which translation units to analyse
-//   3. Analyse  each unit through the checks, here or in worker processes
+//   3. Analyse  each unit through the checks, here or in worker processes;
+//               a project run summarises every unit first and checks again
+//               the units those summaries answer something for
+//               (ProjectSummaries)
 //   4. Outputs  the findings merged, fingerprinted, filtered by a baseline
 //   5. Fixes    what --fix would change, checked without writing
 //   6. Outputs  text or JSON, --export-fixes, --export-sarif
@@ -19,6 +22,7 @@
 #include "driver/run/Analyse.h"
 #include "driver/run/Fixes.h"
 #include "driver/run/Outputs.h"
+#include "driver/run/ProjectSummaries.h"
 #include "driver/run/Setup.h"
 #include "driver/run/Summary.h"
 #include "driver/run/TestHooks.h"
@@ -38,7 +42,15 @@ int runChecks(DriverOptions &O, const char *Argv0) {
   UnitSelection Selection;
   if (!selectUnits(O, Setup, Selection, Error))
     return fail(Error);
-  std::vector<TUResult> Results = analyseUnits(O, Setup, Selection, Argv0);
+  std::vector<TUResult> Results;
+  if (summarisesProject(O, Setup)) {
+    if (!analyseWithProjectSummaries(O, Setup, Selection, Argv0, Results,
+                                     Error))
+      return fail(Error);
+  } else {
+    useLastProjectSummaries(O, Setup);
+    Results = analyseUnits(O, Setup, Selection, Argv0);
+  }
 
   RunFindings Found;
   if (!collectFindings(O, Results, Selection, Found, Error))

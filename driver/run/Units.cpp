@@ -6,7 +6,9 @@
 #include "driver/report/SourceFiles.h"
 #include "driver/run/IncludeScan.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 namespace torch_tidy {
@@ -30,16 +32,93 @@ databaseFiles(const clang::tooling::CompilationDatabase &DB) {
   return Files;
 }
 
-/// The first unit of \p DBFiles that includes \p Header, or "".
+bool isIdentifierChar(char C) {
+  return llvm::isAlnum(C) || C == '_';
+}
+
+/// The names of the templates \p Text declares, classes and functions, by a
+/// textual scan (`template <...>` and the declaration after it).
+std::set<std::string> templateNames(llvm::StringRef Text) {
+  std::set<std::string> Names;
+  for (size_t Pos = Text.find("template"); Pos != llvm::StringRef::npos;
+       Pos = Text.find("template", Pos + 1)) {
+    if (Pos > 0 && isIdentifierChar(Text[Pos - 1]))
+      continue;
+    size_t I = Text.find_first_not_of(" \t\r\n", Pos + 8);
+    if (I == llvm::StringRef::npos || Text[I] != '<')
+      continue;
+    // Past the parameter list, nested angle brackets and all.
+    int Depth = 0;
+    for (; I < Text.size(); ++I) {
+      Depth += Text[I] == '<' ? 1 : Text[I] == '>' ? -1 : 0;
+      if (Depth == 0)
+        break;
+    }
+    size_t End = Text.find_first_of("({;=", I);
+    if (End == llvm::StringRef::npos)
+      break;
+    llvm::StringRef Head = Text.slice(I + 1, End);
+    llvm::SmallVector<llvm::StringRef, 8> Words;
+    for (size_t W = 0; W < Head.size();) {
+      while (W < Head.size() && !isIdentifierChar(Head[W]))
+        ++W;
+      size_t Start = W;
+      while (W < Head.size() && isIdentifierChar(Head[W]))
+        ++W;
+      if (W > Start)
+        Words.push_back(Head.slice(Start, W));
+    }
+    auto Kind = llvm::find_if(Words, [](llvm::StringRef W) {
+      return W == "class" || W == "struct";
+    });
+    if (Kind != Words.end() && Kind + 1 != Words.end())
+      Names.insert((Kind + 1)->str());
+    else if (Text[End] == '(' && !Words.empty() &&
+             !llvm::is_contained(Words, "operator"))
+      Names.insert(Words.back().str());
+  }
+  return Names;
+}
+
+/// Whether \p Text names one of \p Names as a whole word.
+bool mentionsAny(llvm::StringRef Text, const std::set<std::string> &Names) {
+  for (const std::string &Name : Names)
+    for (size_t Pos = Text.find(Name); Pos != llvm::StringRef::npos;
+         Pos = Text.find(Name, Pos + 1)) {
+      size_t After = Pos + Name.size();
+      if ((Pos == 0 || !isIdentifierChar(Text[Pos - 1])) &&
+          (After >= Text.size() || !isIdentifierChar(Text[After])))
+        return true;
+    }
+  return false;
+}
+
+/// The unit of \p DBFiles to analyse \p Header through: the first that
+/// includes it and, when the header declares templates, names one of them
+/// in its own file (the templates are analysed in their instantiations);
+/// else the first that includes it; else "".
 std::string unitIncluding(const std::string &Header,
                           const std::vector<std::string> &DBFiles,
                           const clang::tooling::CompilationDatabase &DB,
                           IncludeScanner &Scanner) {
+  std::set<std::string> Templates;
+  if (auto Text = llvm::MemoryBuffer::getFile(Header, /*IsText=*/true))
+    Templates = templateNames((*Text)->getBuffer());
+  std::string First;
   for (const std::string &TU : DBFiles)
-    for (const clang::tooling::CompileCommand &C : DB.getCompileCommands(TU))
-      if (Scanner.scan(C).Files.count(Header))
+    for (const clang::tooling::CompileCommand &C : DB.getCompileCommands(TU)) {
+      if (!Scanner.scan(C).Files.count(Header))
+        continue;
+      if (Templates.empty())
         return TU;
-  return "";
+      if (First.empty())
+        First = TU;
+      auto Text = llvm::MemoryBuffer::getFile(TU, /*IsText=*/true);
+      if (Text && mentionsAny((*Text)->getBuffer(), Templates))
+        return TU;
+      break;
+    }
+  return First;
 }
 
 /// The units for the files given: each file itself, or for a header, a

@@ -1,7 +1,9 @@
 //===--- Units.h - stage 2: which units to analyse --------------*- C++ -*-===//
 //
 // The files given, or every unit of the compilation database; a header
-// given on the command line is analysed through a unit that includes it;
+// given on the command line is analysed through a unit that includes it (one
+// that names a template the header declares, when it declares any: a
+// template is analysed in its instantiations);
 // this shard's part; minus the units that cannot be analysed at all (no
 // such file, no such working directory) and those that cannot reach
 // LibTorch when only torch-tidy's checks run.
