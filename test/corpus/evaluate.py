@@ -119,7 +119,7 @@ def export_summaries(args, root, units, flags, out):
     sources = [u for u in units if Path(u).suffix not in HEADER_SUFFIXES]
     if not sources:
         return 0, ""
-    command = [str(args.torch_tidy), "-checks=-*,torch-*", config(None), "-j", "1",
+    command = [str(args.torch_tidy), "-checks=-*," + args.checks, config(None), "-j", "1",
                "--progress=never", f"--export-summaries={out}", *args.tidy_arg,
                *[str(root / u) for u in sources], "--", *flags]
     return execute(args, command, root, args.timeout * max(1, len(sources)))
@@ -128,7 +128,7 @@ def export_summaries(args, root, units, flags, out):
 def run_unit(args, root, unit, flags, summaries=None):
     if Path(unit).suffix in HEADER_SUFFIXES:
         flags = ["-x", "c++", *flags]  # a header on its own is C++, not C
-    command = [str(args.torch_tidy), "-checks=-*,torch-*", config(summaries),
+    command = [str(args.torch_tidy), "-checks=-*," + args.checks, config(summaries),
                "--header-filter=" + header_filter(root), *args.tidy_arg,
                str(root / unit), "--", *flags]
     return execute(args, command, root, args.timeout)
@@ -252,10 +252,11 @@ def finish_project(r, args):
     return r
 
 
-def checks_of(binary):
-    """The torch-* checks that \p binary has: a site of a check it lacks is
-    not a miss of it."""
-    out = subprocess.run([str(binary), "--list-checks", "-checks=-*,torch-*"],
+def checks_of(binary, checks="torch-*"):
+    """The torch-* checks that \p binary has and \p checks (a clang-tidy
+    glob) names: a site of a check it lacks or does not run is not a miss
+    of it."""
+    out = subprocess.run([str(binary), "--list-checks", "-checks=-*," + checks],
                          capture_output=True, text=True)
     if out.returncode != 0:
         raise CannotRun(f"{binary} --list-checks failed: {out.stderr.strip()}")
@@ -356,6 +357,9 @@ def main():
     parser.add_argument("--no-summaries", dest="summaries", action="store_false",
                         help="run each file alone, without the function summaries "
                              "of the project's other files")
+    parser.add_argument("--checks", default="torch-*", metavar="GLOB",
+                        help="the checks to run and score, as clang-tidy's -checks "
+                             "after '-*' (default: %(default)s)")
     parser.add_argument("--tidy-arg", action="append", default=[],
                         help="extra argument for torch-tidy (repeatable)")
     args = parser.parse_args()
@@ -373,7 +377,7 @@ def main():
                or sorted(p.parent for p in CORPUS.glob("*/project.json")))
     prepared, skipped = [], []
     try:
-        checks = checks_of(args.torch_tidy)
+        checks = checks_of(args.torch_tidy, args.checks)
         for folder in folders:  # every manifest is checked before anything runs
             if not (folder / "project.json").is_file():
                 raise CannotRun(f"no project.json in {folder}")
