@@ -208,6 +208,10 @@ void EvalModeNotRestoredCheck::check(const MatchFinder::MatchResult &Result) {
         Call, Module, Steps, flowOf(Function, Ctx), Modes);
     if (Reached.empty())
       continue;
+    // Set back to training on every iteration but the last, after which no
+    // step runs.
+    if (analysis::restoredUnlessLastIteration(Call, Module, Loop, Modes, Ctx))
+      continue;
     // Set on purpose for the training of each iteration: run every
     // iteration, before each step it reaches (a submodule frozen while the
     // rest trains).

@@ -4,6 +4,7 @@
 
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/LoopScope.h"
 #include "checks/analysis/Optimizers.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/TrainingSteps.h"
@@ -11,6 +12,9 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <optional>
 
 using namespace clang;
 
@@ -141,6 +145,116 @@ stepsReachedInEvalMode(const Stmt *Eval, const ObjectPath &Module,
       Reached.push_back(Step);
   }
   return Reached;
+}
+
+namespace {
+/// A comparison `A op B` as the loop counter and bound it relates: the
+/// decls on either side (after parentheses and casts), and whether one
+/// side adds a constant 1 to the decl it names.
+struct Comparison {
+  BinaryOperatorKind Op = BO_Comma;
+  const ValueDecl *Left = nullptr, *Right = nullptr;
+  bool LeftPlusOne = false, RightMinusOne = false;
+};
+
+std::optional<Comparison> comparisonOf(const Expr *E) {
+  const auto *B = dyn_cast_or_null<BinaryOperator>(E ? stripWrappers(E) : nullptr);
+  if (!B || !B->isComparisonOp())
+    return std::nullopt;
+  Comparison C;
+  C.Op = B->getOpcode();
+  auto Side = [](const Expr *S, BinaryOperatorKind Adjust, bool &Adjusted) {
+    S = stripWrappers(S);
+    if (const auto *Arith = dyn_cast<BinaryOperator>(S);
+        Arith && Arith->getOpcode() == Adjust) {
+      const auto *One = dyn_cast<IntegerLiteral>(stripWrappers(Arith->getRHS()));
+      if (!One || One->getValue() != 1)
+        return static_cast<const ValueDecl *>(nullptr);
+      Adjusted = true;
+      S = stripWrappers(Arith->getLHS());
+    }
+    return referencedDecl(S);
+  };
+  C.Left = Side(B->getLHS(), BO_Add, C.LeftPlusOne);
+  C.Right = Side(B->getRHS(), BO_Sub, C.RightMinusOne);
+  if (!C.Left || !C.Right || C.Left == C.Right)
+    return std::nullopt;
+  return C;
+}
+
+/// Whether \p Loop counts \p Counter up by one: `++i`, `i++`, `i += 1`.
+bool countsUp(const ForStmt *Loop, const ValueDecl *Counter) {
+  const Expr *Inc = Loop->getInc() ? stripWrappers(Loop->getInc()) : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    return U->isIncrementOp() && referencedDecl(U->getSubExpr()) == Counter;
+  if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    const auto *One = dyn_cast<IntegerLiteral>(stripWrappers(B->getRHS()));
+    return B->getOpcode() == BO_AddAssign && One && One->getValue() == 1 &&
+           referencedDecl(B->getLHS()) == Counter;
+  }
+  return false;
+}
+
+/// Whether \p Guard is false on the last iteration of a loop that runs
+/// while \p Loop holds, and only then.
+bool failsOnlyOnLastIteration(const Comparison &Guard, const Comparison &Loop) {
+  // The counter first, the bound second, in the loop's condition.
+  if (Loop.LeftPlusOne || Loop.RightMinusOne ||
+      (Loop.Op != BO_LT && Loop.Op != BO_LE))
+    return false;
+  if (Guard.Left != Loop.Left || Guard.Right != Loop.Right)
+    return false;
+  bool Adjusted = Guard.LeftPlusOne || Guard.RightMinusOne;
+  if (Guard.LeftPlusOne && Guard.RightMinusOne)
+    return false;
+  if (Loop.Op == BO_LE) // the last iteration has counter == bound
+    return !Adjusted && (Guard.Op == BO_NE || Guard.Op == BO_LT);
+  // `<`: the last has counter + 1 == bound
+  return Adjusted && (Guard.Op == BO_NE || Guard.Op == BO_LT);
+}
+
+/// The if statements of \p Body outside nested loops and lambdas.
+class GuardedIfs : public RecursiveASTVisitor<GuardedIfs> {
+public:
+  llvm::SmallVector<const IfStmt *, 4> Found;
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseForStmt(ForStmt *) { return true; }
+  bool TraverseWhileStmt(WhileStmt *) { return true; }
+  bool TraverseDoStmt(DoStmt *) { return true; }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *) { return true; }
+  bool VisitIfStmt(IfStmt *If) {
+    Found.push_back(If);
+    return true;
+  }
+};
+} // namespace
+
+bool restoredUnlessLastIteration(const Stmt *Eval, const ObjectPath &Module,
+                                 const Stmt *Loop, ModeEffects &Effects,
+                                 ASTContext &Ctx) {
+  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+  if (!For || !For->getBody())
+    return false;
+  std::optional<Comparison> Bound = comparisonOf(For->getCond());
+  if (!Bound || !countsUp(For, Bound->Left))
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  GuardedIfs Ifs;
+  Ifs.TraverseStmt(const_cast<Stmt *>(For->getBody()));
+  for (const IfStmt *If : Ifs.Found) {
+    if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+        !SM.isBeforeInTranslationUnit(Eval->getEndLoc(), If->getBeginLoc()))
+      continue;
+    std::optional<Comparison> Guard = comparisonOf(If->getCond());
+    if (!Guard || !failsOnlyOnLastIteration(*Guard, *Bound))
+      continue;
+    CallsIn Calls;
+    Calls.TraverseStmt(const_cast<Stmt *>(If->getThen()));
+    for (const CallExpr *Call : Calls.Calls)
+      if (Effects.leaves(Call, Module) == ModuleMode::Train)
+        return true;
+  }
+  return false;
 }
 
 namespace {

@@ -76,6 +76,19 @@ stepsReachedInEvalMode(const clang::Stmt *Eval, const ObjectPath &Module,
                        llvm::ArrayRef<const clang::Stmt *> Steps,
                        const FunctionFlow &Flow, ModeEffects &Effects);
 
+/// Whether, after \p Eval in the body of \p Loop, a call under a condition
+/// that fails only on the loop's last iteration leaves \p Module training
+/// (`if (epoch != epochs) model->train();` in `for (...; epoch <= epochs;
+/// ++epoch)`): the path that skips it ends the loop, and no step follows.
+/// The condition compares the loop's counter with the bound its own
+/// condition compares it with (`!=`, or `<` with the counter first, or
+/// `counter + 1 < bound` when the loop runs while `counter < bound`), and
+/// the loop counts up.
+bool restoredUnlessLastIteration(const clang::Stmt *Eval,
+                                 const ObjectPath &Module,
+                                 const clang::Stmt *Loop, ModeEffects &Effects,
+                                 clang::ASTContext &Ctx);
+
 /// Whether \p Body stops the training of \p Module's parameters: a loop over
 /// the parameters of the module (or of a part of it, or of an object that
 /// holds it) that calls `requires_grad_(false)` or `set_requires_grad(false)`

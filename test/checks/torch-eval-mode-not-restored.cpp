@@ -232,6 +232,26 @@ void in_a_macro(Net &model, const std::vector<Batch> &batches) {
   }
 }
 
+// Set back to training only on the last epoch: every other epoch trains
+// in evaluation mode.
+void restored_on_last_epoch(Net &model, const std::vector<Batch> &batches, int epochs) {
+  torch::optim::Adam optimizer(model->parameters());
+  for (int epoch = 1; epoch <= epochs; ++epoch) {
+    for (const auto &batch : batches) {
+      optimizer.zero_grad();
+      torch::mse_loss(model(batch.data), batch.target).backward();
+      optimizer.step();
+    }
+    model->eval();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'model' is put in evaluation mode inside the training loop and nothing sets it back to training before the next training step
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: the next training step runs here with 'model' still in evaluation mode
+    // CHECK-MESSAGES: :[[@LINE-11]]:34: note: 'model' is declared here
+    std::cout << model(batches[0].data).sum().item<double>() << "\n";
+    if (epoch == epochs)
+      model->train();
+  }
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // Set back to training before the next step: at the top of the epoch, after
@@ -340,5 +360,34 @@ void after_training(Net &model, const std::vector<Batch> &batches) {
     model->eval();
     torch::NoGradGuard no_grad;
     std::cout << model(batch.data).mean().item<double>() << "\n";
+  }
+}
+
+// Set back to training on every epoch but the last, after which no step
+// runs: the path that skips train() ends the loop.
+void restored_unless_last_epoch(Net &model, const std::vector<Batch> &batches, int epochs) {
+  torch::optim::Adam optimizer(model->parameters());
+  for (int epoch = 1; epoch <= epochs; epoch++) {
+    for (const auto &batch : batches) {
+      optimizer.zero_grad();
+      torch::mse_loss(model(batch.data), batch.target).backward();
+      optimizer.step();
+    }
+    model->eval();
+    std::cout << model(batches[0].data).sum().item<double>() << "\n";
+    if (epoch != epochs) {
+      model->train();
+    }
+  }
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    for (const auto &batch : batches) {
+      optimizer.zero_grad();
+      torch::mse_loss(model(batch.data), batch.target).backward();
+      optimizer.step();
+    }
+    model->eval();
+    std::cout << model(batches[0].data).sum().item<double>() << "\n";
+    if (epoch + 1 < epochs)
+      model->train();
   }
 }
