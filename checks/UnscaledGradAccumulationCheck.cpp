@@ -104,7 +104,7 @@ void UnscaledGradAccumulationCheck::check(const MatchFinder::MatchResult &Result
   if (!Function || !Loop || analysis::enclosingFunction(Loop, Ctx) != Function)
     return;
   std::optional<analysis::StepWindow> Window = analysis::stepWindowOf(Step, Loop, Ctx);
-  if (!Window)
+  if (!Window || analysis::learningRateScaledBy(Step, Window->Every, Ctx))
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   std::optional<std::string> N = textOf(Window->Every->getSourceRange(), Ctx);

@@ -8,6 +8,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace torch_tidy::analysis {
@@ -128,30 +130,21 @@ static bool buildsNothing(const Expr *E) {
   return false;
 }
 
-OptimizedModules optimizedModules(const ObjectPath &Optimizer, ASTContext &Ctx) {
-  OptimizedModules Result;
-  const ValueDecl *D = Optimizer.leaf();
-  if (!D || isa<ParmVarDecl>(D))
-    return Result;
-  llvm::SmallVector<const Expr *, 4> Builds;
+llvm::SmallVector<const Expr *, 4> valuesGiven(const ValueDecl *D) {
+  llvm::SmallVector<const Expr *, 4> Values;
   BuildFinder Finder(D);
-  // Where a member of the class is built, `this` is the object the
-  // optimizer path goes through.
-  ObjectPath Owner = Optimizer;
-  Owner.Decls.pop_back();
-  bool Member = isa<FieldDecl>(D);
-  if (const auto *Var = dyn_cast<VarDecl>(D)) {
+  if (const auto *Var = dyn_cast_or_null<VarDecl>(D)) {
     if (const Expr *Init = Var->getInit())
-      Builds.push_back(Init);
+      Values.push_back(Init);
     if (const auto *FD =
             dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod()))
       Finder.TraverseStmt(FD->getBody());
-  } else if (const auto *Field = dyn_cast<FieldDecl>(D)) {
+  } else if (const auto *Field = dyn_cast_or_null<FieldDecl>(D)) {
     if (const Expr *Init = Field->getInClassInitializer())
-      Builds.push_back(Init);
+      Values.push_back(Init);
     const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
     if (!Class || !Class->hasDefinition())
-      return Result;
+      return Values;
     for (const CXXMethodDecl *Method : Class->methods()) {
       const FunctionDecl *Def = Method->getDefinition();
       if (!Def || !Def->hasBody())
@@ -159,14 +152,30 @@ OptimizedModules optimizedModules(const ObjectPath &Optimizer, ASTContext &Ctx) 
       if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
         for (const CXXCtorInitializer *Init : Ctor->inits())
           if (Init->isWritten() && Init->getMember() == Field)
-            Builds.push_back(Init->getInit());
+            Values.push_back(Init->getInit());
       Finder.TraverseStmt(Def->getBody());
     }
-  } else {
-    return Result;
   }
-  Builds.append(Finder.Builds.begin(), Finder.Builds.end());
-  for (const Expr *Build : Builds) {
+  Values.append(Finder.Builds.begin(), Finder.Builds.end());
+  return Values;
+}
+
+OptimizedModules optimizedModules(const ObjectPath &Optimizer, ASTContext &Ctx) {
+  OptimizedModules Result;
+  const ValueDecl *D = Optimizer.leaf();
+  if (!D || isa<ParmVarDecl>(D) || !isa<VarDecl, FieldDecl>(D))
+    return Result;
+  // Where a member of the class is built, `this` is the object the
+  // optimizer path goes through.
+  ObjectPath Owner = Optimizer;
+  Owner.Decls.pop_back();
+  bool Member = isa<FieldDecl>(D);
+  if (Member) {
+    const auto *Class = dyn_cast<CXXRecordDecl>(cast<FieldDecl>(D)->getParent());
+    if (!Class || !Class->hasDefinition())
+      return Result;
+  }
+  for (const Expr *Build : valuesGiven(D)) {
     if (buildsNothing(Build))
       continue;
     ParameterReads Reads;
@@ -186,6 +195,79 @@ OptimizedModules optimizedModules(const ObjectPath &Optimizer, ASTContext &Ctx) 
   Result.Known = !Result.Paths.empty();
   (void)Ctx;
   return Result;
+}
+
+/// The arguments an optimizer is built with, when \p Build builds one:
+/// `torch::optim::Adam opt(params, options)`, `torch::optim::SGD(...)`,
+/// `new torch::optim::SGD(...)`, `std::make_unique<torch::optim::Adam>(...)`.
+static std::optional<llvm::ArrayRef<const Expr *>> optimizerArguments(const Expr *Build) {
+  Build = stripWrappers(Build);
+  if (const auto *New = dyn_cast_or_null<CXXNewExpr>(Build))
+    Build = New->getConstructExpr();
+  if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Build)) {
+    if (!derivesFrom(Construct->getConstructor()->getParent(), "torch::optim::Optimizer"))
+      return std::nullopt;
+    return llvm::ArrayRef<const Expr *>(Construct->getArgs(), Construct->getNumArgs());
+  }
+  const auto *Call = dyn_cast_or_null<CallExpr>(Build);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || !FD->isInStdNamespace() ||
+      !llvm::is_contained({"make_unique", "make_shared"}, FD->getName()))
+    return std::nullopt;
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 || Args->get(0).getKind() != TemplateArgument::Type)
+    return std::nullopt;
+  const CXXRecordDecl *Class = Args->get(0).getAsType()->getAsCXXRecordDecl();
+  if (!Class || !derivesFrom(Class, "torch::optim::Optimizer"))
+    return std::nullopt;
+  return llvm::ArrayRef<const Expr *>(Call->getArgs(), Call->getNumArgs());
+}
+
+/// The learning rate that optimizer options written as \p Options set:
+/// `AdamOptions(lr)`, `SGDOptions(lr).momentum(0.9)`, `AdamOptions().lr(lr)`,
+/// or a number where the options are expected (they convert from it).
+static const Expr *learningRateOfOptions(const Expr *Options) {
+  for (unsigned Depth = 0; Options && Depth < 16; ++Depth) {
+    Options = stripWrappers(Options);
+    if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Options)) {
+      if (methodNamed(Call, {"lr"}) && Call->getNumArgs() == 1)
+        return Call->getArg(0);
+      Options = Call->getImplicitObjectArgument();
+      continue;
+    }
+    const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Options);
+    if (!Construct ||
+        !derivesFrom(Construct->getConstructor()->getParent(),
+                     "torch::optim::OptimizerOptions") ||
+        Construct->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Construct->getArg(0)))
+      return nullptr;
+    const Expr *Arg = Construct->getArg(0);
+    if (!Arg->getType()->isArithmeticType()) {
+      Options = Arg; // a copy of other options
+      continue;
+    }
+    return Arg;
+  }
+  return nullptr;
+}
+
+llvm::SmallVector<const Expr *, 2> learningRatesOf(const ObjectPath &Optimizer) {
+  const ValueDecl *D = Optimizer.leaf();
+  if (!D || isa<ParmVarDecl>(D) || !isa<VarDecl, FieldDecl>(D))
+    return {};
+  llvm::SmallVector<const Expr *, 2> Rates;
+  for (const Expr *Build : valuesGiven(D)) {
+    if (buildsNothing(Build))
+      continue;
+    std::optional<llvm::ArrayRef<const Expr *>> Args = optimizerArguments(Build);
+    if (!Args || Args->size() < 2)
+      return {};
+    const Expr *Rate = learningRateOfOptions((*Args)[1]);
+    if (!Rate)
+      return {};
+    Rates.push_back(Rate);
+  }
+  return Rates;
 }
 
 } // namespace torch_tidy::analysis

@@ -55,6 +55,21 @@ struct OptimizedModules {
 OptimizedModules optimizedModules(const ObjectPath &Optimizer,
                                   clang::ASTContext &Ctx);
 
+/// What a variable or member is given: a variable's initializer and the
+/// assignments to it in its function; a member's initializers (in its
+/// class and in its class's constructors) and its assignments in the
+/// class's methods; `.reset(...)` of either.
+llvm::SmallVector<const clang::Expr *, 4> valuesGiven(const clang::ValueDecl *D);
+
+/// The learning rates the optimizer \p Optimizer names is built with, as
+/// written where it is built (see optimizedModules): the options' `lr`
+/// (`torch::optim::AdamOptions(lr).weight_decay(...)`,
+/// `SGDOptions(0.1).lr(lr)`), or the number given in their place. Empty
+/// when a build is not seen, or one gives no learning rate (default
+/// options, options kept in a variable).
+llvm::SmallVector<const clang::Expr *, 2>
+learningRatesOf(const ObjectPath &Optimizer);
+
 } // namespace torch_tidy::analysis
 
 #endif

@@ -90,6 +90,42 @@ static const Expr *fixedValueOf(const Expr *E) {
   return Writes.Found ? nullptr : Var->getInit();
 }
 
+/// Whether \p Param, a parameter of a constructor, and \p Member, a member
+/// of the object being built, have the same value wherever the member is
+/// read: the constructor sets the member from the parameter, and every
+/// other value the member is given is a constructor's parameter (no method
+/// writes it after construction).
+static bool setFromParameter(const Expr *Param, const Expr *Member) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Param);
+  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  const auto *Ctor = P ? dyn_cast<CXXConstructorDecl>(P->getDeclContext()) : nullptr;
+  ObjectPath Path = objectPath(Member);
+  const auto *Field = dyn_cast_or_null<FieldDecl>(Path.leaf());
+  if (!Ctor || !Field || Path.Decls.size() != 2 || Path.Decls.front() ||
+      Field->getParent() != Ctor->getParent())
+    return false;
+  bool FromParam = false;
+  for (const Expr *Value : valuesGiven(Field)) {
+    const auto *Given = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Value));
+    if (!Given || !isa<CXXConstructorDecl>(Given->getDeclContext()))
+      return false;
+    FromParam |= Given == P;
+  }
+  if (!FromParam)
+    return false;
+  // Nothing else writes it: no increment, no compound assignment.
+  for (const CXXMethodDecl *Method : Ctor->getParent()->methods()) {
+    const FunctionDecl *Def = Method->getDefinition();
+    if (!Def || !Def->hasBody() || isa<CXXConstructorDecl>(Def))
+      continue;
+    WritesOf Writes(Field);
+    Writes.TraverseStmt(Def->getBody());
+    if (Writes.Found)
+      return false;
+  }
+  return true;
+}
+
 static bool sameValueImpl(const Expr *A, const Expr *B, ASTContext &Ctx,
                           unsigned Depth) {
   A = bare(A);
@@ -101,6 +137,8 @@ static bool sameValueImpl(const Expr *A, const Expr *B, ASTContext &Ctx,
     return *CA == *CB;
   ObjectPath PA = objectPath(A), PB = objectPath(B);
   if (PA.Known && !PA.Decls.empty() && PA == PB)
+    return true;
+  if (setFromParameter(A, B) || setFromParameter(B, A))
     return true;
   if (Depth >= 3)
     return false;
@@ -397,6 +435,28 @@ bool scaledBy(const CallExpr *Backward, const Expr *N, const Stmt *Loop,
   } Writes(N, Ctx);
   Writes.TraverseStmt(const_cast<Stmt *>(Loop));
   return Writes.Found;
+}
+
+/// Whether the learning rate \p Rate is divided by \p N: where it is
+/// written, or in every value a variable or member it names is given.
+static bool rateDividedBy(const Expr *Rate, const Expr *N, ASTContext &Ctx,
+                          unsigned Depth) {
+  if (dividesBy(Rate, N, Ctx))
+    return true;
+  const ValueDecl *D = referencedDecl(Rate);
+  if (Depth >= 2 || !D || isa<ParmVarDecl>(D))
+    return false;
+  llvm::SmallVector<const Expr *, 4> Values = valuesGiven(D);
+  return !Values.empty() && llvm::all_of(Values, [&](const Expr *Value) {
+    return rateDividedBy(Value, N, Ctx, Depth + 1);
+  });
+}
+
+bool learningRateScaledBy(const CallExpr *Step, const Expr *N, ASTContext &Ctx) {
+  llvm::SmallVector<const Expr *, 2> Rates = learningRatesOf(receiverPath(Step));
+  return !Rates.empty() && llvm::all_of(Rates, [&](const Expr *Rate) {
+    return rateDividedBy(Rate, N, Ctx, 0);
+  });
 }
 
 } // namespace torch_tidy::analysis

@@ -35,8 +35,10 @@ std::optional<StepWindow> stepWindowOf(const clang::CallExpr *Step,
                                        clang::ASTContext &Ctx);
 
 /// Whether \p A and \p B have the same value: the same constant, the same
-/// variable or member, or a local initialised with such a value and never
-/// written again (casts looked through).
+/// variable or member, a local initialised with such a value and never
+/// written again, or a constructor's parameter and the member that
+/// constructor sets from it and no method writes again (casts looked
+/// through).
 bool sameValue(const clang::Expr *A, const clang::Expr *B,
                clang::ASTContext &Ctx);
 
@@ -53,6 +55,13 @@ bool hasFactor(const clang::Expr *Divisor, const clang::Expr *N,
 bool scaledBy(const clang::CallExpr *Backward, const clang::Expr *N,
               const clang::Stmt *Loop, const clang::Stmt *FunctionBody,
               clang::ASTContext &Ctx);
+
+/// Whether the optimizer that \p Step steps is built with a learning rate
+/// divided by \p N (`torch::optim::SGD opt(params, lr / N)`, or a member
+/// set to `lr / n` in the constructor that also sets N to n): the window's
+/// scaling is made in the step size instead of the loss.
+bool learningRateScaledBy(const clang::CallExpr *Step, const clang::Expr *N,
+                          clang::ASTContext &Ctx);
 
 } // namespace torch_tidy::analysis
 

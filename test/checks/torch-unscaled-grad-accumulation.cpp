@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #define BACKWARD(loss) (loss).backward()
@@ -115,6 +116,50 @@ void free_backward(torch::nn::Linear &model, torch::optim::SGD &optimizer,
   }
 }
 
+// The learning rate divided, but not by the window's N; and a window N
+// that a method changes after the constructor divided the rate by it.
+void rate_divided_by_another(torch::nn::Linear &model, const std::vector<Batch> &batches,
+                             double lr, int accumulation, int workers) {
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(lr / workers));
+  for (size_t i = 0; i < batches.size(); ++i) {
+    model(batches[i].data).sum().backward();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the loss is backpropagated every iteration while 'optimizer' steps only once every accumulation iterations
+    // CHECK-MESSAGES: :[[@LINE+3]]:7: note: 'optimizer' steps here
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: this loop runs
+    if ((i + 1) % accumulation == 0) {
+      optimizer.step();
+      optimizer.zero_grad();
+    }
+  }
+}
+
+class RetunedTrainer {
+public:
+  RetunedTrainer(torch::nn::Linear model, double lr, int accumulation)
+      : model_(model), accumulation_(accumulation) {
+    lr_ = lr / accumulation;
+  }
+  void set_accumulation(int n) { accumulation_ = n; }
+  void train(const std::vector<Batch> &batches) {
+    torch::optim::SGD optimizer(model_->parameters(), lr_);
+    for (size_t i = 0; i < batches.size(); ++i) {
+      model_(batches[i].data).sum().backward();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: the loss is backpropagated every iteration while 'optimizer' steps only once every accumulation_ iterations
+      // CHECK-MESSAGES: :[[@LINE+3]]:9: note: 'optimizer' steps here
+      // CHECK-MESSAGES: :[[@LINE-4]]:5: note: this loop runs
+      if ((i + 1) % accumulation_ == 0) {
+        optimizer.step();
+        optimizer.zero_grad();
+      }
+    }
+  }
+
+private:
+  torch::nn::Linear model_;
+  double lr_;
+  int accumulation_;
+};
+
 // ---- Not flagged ------------------------------------------------------------
 
 void scaled(torch::nn::Linear &model, torch::optim::SGD &optimizer,
@@ -207,3 +252,52 @@ void no_window(torch::nn::Linear &model, torch::optim::SGD &optimizer,
     }
   }
 }
+
+// The window's scaling made in the step size: the optimizer is built with
+// the learning rate divided by N, where it is built or in the constructor
+// that also sets N.
+void rate_divided(torch::nn::Linear &model, const std::vector<Batch> &batches,
+                  double lr, int accumulation) {
+  torch::optim::SGD optimizer(model->parameters(),
+                              torch::optim::SGDOptions(lr / accumulation).momentum(0.9));
+  for (size_t i = 0; i < batches.size(); ++i) {
+    model(batches[i].data).sum().backward();
+    if ((i + 1) % accumulation == 0) {
+      optimizer.step();
+      optimizer.zero_grad();
+    }
+  }
+  auto adam = std::make_unique<torch::optim::AdamW>(model->parameters(),
+                                                    torch::optim::AdamWOptions().lr(lr / 4));
+  for (size_t i = 0; i < batches.size(); ++i) {
+    model(batches[i].data).sum().backward();
+    if ((i + 1) % 4 == 0) {
+      adam->step();
+      adam->zero_grad();
+    }
+  }
+}
+
+class ScaledTrainer {
+public:
+  ScaledTrainer(torch::nn::Linear model, double lr, int accumulation_steps)
+      : model_(model) {
+    this->lr = lr / accumulation_steps; // the step size scaled for the window
+    this->accumulation_steps = accumulation_steps;
+  }
+  void train(const std::vector<Batch> &batches) {
+    torch::optim::AdamW optimizer(model_->parameters(), lr);
+    for (size_t i = 0; i < batches.size(); ++i) {
+      model_(batches[i].data).sum().backward();
+      if ((i + 1) % accumulation_steps == 0) {
+        optimizer.step();
+        optimizer.zero_grad();
+      }
+    }
+  }
+
+private:
+  torch::nn::Linear model_;
+  double lr;
+  int accumulation_steps;
+};
