@@ -46,10 +46,18 @@ std::string projectSummariesFile(llvm::StringRef CacheFolder,
 std::string projectSummariesText(llvm::StringRef Database,
                                  const std::vector<UnitSummaries> &Units) {
   llvm::json::Array List;
-  for (const UnitSummaries &U : Units)
-    List.push_back(llvm::json::Object{{"file", U.File},
-                                      {"hash", U.Hash},
-                                      {"summaries", U.Summaries.toJSON()}});
+  for (const UnitSummaries &U : Units) {
+    llvm::json::Object Unit{{"file", U.File},
+                            {"hash", U.Hash},
+                            {"summaries", U.Summaries.toJSON()}};
+    if (!U.Headers.empty()) {
+      llvm::json::Object Headers;
+      for (const auto &[Header, Hash] : U.Headers)
+        Headers[Header] = Hash;
+      Unit["headers"] = std::move(Headers);
+    }
+    List.push_back(std::move(Unit));
+  }
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   OS << llvm::formatv("{0:2}",
@@ -119,6 +127,21 @@ bool parse(llvm::StringRef Text, Parsed &Out, std::string &Error) {
     }
     Unit.File = File->str();
     Unit.Hash = Hash->str();
+    if (const llvm::json::Value *HV = U->get("headers")) {
+      const llvm::json::Object *Headers = HV->getAsObject();
+      if (!Headers) {
+        Error = "a malformed unit: 'headers' is not an object";
+        return false;
+      }
+      for (const auto &[Header, HashValue] : *Headers) {
+        auto HeaderHash = HashValue.getAsString();
+        if (!HeaderHash) {
+          Error = "a malformed unit: a header's hash is not a string";
+          return false;
+        }
+        Unit.Headers[Header.str()] = HeaderHash->str();
+      }
+    }
     Out.Units.push_back(std::move(Unit));
   }
   return true;
@@ -159,28 +182,41 @@ loadProjectSummaries(llvm::StringRef Path, std::string &Error) {
     P = std::move(Fresh);
   }
 
-  std::vector<std::string> Changed;
-  for (const UnitSummaries &U : P.Units) {
+  // Each file's hash now, computed again only when its size or time
+  // changes; "" for a file that is gone.
+  auto HashNow = [&](const std::string &File) -> std::string {
     llvm::sys::fs::file_status S;
-    if (llvm::sys::fs::status(U.File, S)) {
-      Changed.push_back(U.File);
-      continue;
-    }
-    Hashed &H = Sources[U.File];
+    if (llvm::sys::fs::status(File, S))
+      return "";
+    Hashed &H = Sources[File];
     if (H.Hash.empty() || H.ID != S.getUniqueID() ||
         H.Modified != S.getLastModificationTime() || H.Size != S.getSize())
       H = {S.getUniqueID(), S.getLastModificationTime(), S.getSize(),
-           sourceHash(U.File)};
-    if (H.Hash != U.Hash)
-      Changed.push_back(U.File);
+           sourceHash(File)};
+    return H.Hash;
+  };
+  std::vector<std::string> Changed;
+  std::vector<bool> Stale;
+  for (const UnitSummaries &U : P.Units) {
+    std::string Because;
+    if (U.Hash.empty() || HashNow(U.File) != U.Hash)
+      Because = U.File;
+    for (const auto &[Header, Hash] : U.Headers)
+      if (Because.empty() && (Hash.empty() || HashNow(Header) != Hash))
+        Because = Header;
+    Stale.push_back(!Because.empty());
+    if (!Because.empty())
+      Changed.push_back(Because == U.File
+                            ? U.File
+                            : U.File + " (through " + Because + ")");
   }
   if (P.Last && Changed == P.LastChanged)
     return P.Last;
 
   auto Merged = std::make_shared<FunctionSummaries>();
-  for (const UnitSummaries &U : P.Units)
-    if (!llvm::is_contained(Changed, U.File))
-      Merged->merge(U.Summaries);
+  for (size_t I = 0; I < P.Units.size(); ++I)
+    if (!Stale[I])
+      Merged->merge(P.Units[I].Summaries);
   auto Result = std::make_shared<ProjectSummaries>();
   Result->Summaries = std::move(Merged);
   Result->Database = P.Database;

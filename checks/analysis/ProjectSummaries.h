@@ -2,10 +2,11 @@
 //
 // A project run (`torch-tidy -p BUILD`) summarises every unit first and
 // keeps what it found in one file per compilation database, in the cache
-// folder: each unit's summaries (SummaryData.h) with the content hash of
-// its main file as it was summarised. A later run on a few files, and
-// torch-clangd, read it back; the entries of a unit whose main file has
-// changed since are left out, never trusted.
+// folder: each unit's summaries (SummaryData.h) with the content hashes of
+// its main file and of the headers of the user's it read, as they were
+// summarised. A later run on a few files, and torch-clangd, read it back;
+// the entries of a unit one of whose files has changed since are left out,
+// never trusted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 
 #include "checks/analysis/SummaryData.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,10 +23,12 @@
 namespace torch_tidy::analysis {
 
 /// One unit's part: its main file (absolute), that file's content hash
-/// when it was summarised (sourceHash), and its summaries.
+/// when it was summarised (sourceHash), the other files of the user's it
+/// read (headers, absolute) with theirs, and its summaries.
 struct UnitSummaries {
   std::string File;
   std::string Hash;
+  std::map<std::string, std::string> Headers;
   FunctionSummaries Summaries;
 };
 
@@ -49,15 +53,16 @@ struct ProjectSummaries {
   std::shared_ptr<const FunctionSummaries> Summaries;
   /// The compilation database of the run that wrote it.
   std::string Database;
-  /// How many units it has; the main files of those left out, changed
-  /// since they were summarised (or gone).
+  /// How many units it has; the main files of those left out because a
+  /// file they read changed since they were summarised (or is gone), each
+  /// followed by ` (through HEADER)` when that file is not the main file.
   unsigned Units = 0;
   std::vector<std::string> Changed;
 };
 
 /// Reads the project summaries file \p Path; null with \p Error when it
 /// cannot be read or parsed. The file is parsed again only when it changes,
-/// and each main file hashed again only when its size or time changes.
+/// and each source file hashed again only when its size or time changes.
 std::shared_ptr<const ProjectSummaries>
 loadProjectSummaries(llvm::StringRef Path, std::string &Error);
 

@@ -68,6 +68,7 @@ std::string summariesText(const DriverOptions &O,
                           const std::vector<TUResult> &Results,
                           unsigned &Units) {
   std::vector<analysis::UnitSummaries> All;
+  std::map<std::string, std::string> Hashes; // each header hashed once
   for (const TUResult &R : Results) {
     if (R.Failed || R.Summaries.empty())
       continue;
@@ -82,6 +83,17 @@ std::string summariesText(const DriverOptions &O,
       continue;
     U.File = SourceFiles::absolute(R.MainFile);
     U.Hash = analysis::sourceHash(U.File);
+    // The other files of the user's the unit read: an edit of one may
+    // change what the unit's functions do.
+    for (const auto &Entry : R.ContentHashes) {
+      std::string Header = SourceFiles::absolute(Entry.first);
+      if (Header == U.File)
+        continue;
+      auto Known = Hashes.find(Header);
+      if (Known == Hashes.end())
+        Known = Hashes.emplace(Header, analysis::sourceHash(Header)).first;
+      U.Headers[Header] = Known->second;
+    }
     All.push_back(std::move(U));
   }
   Units = All.size();

@@ -1,7 +1,8 @@
 #include "model.h"
+#include "detail.h"
 
 torch::Tensor Trainer::batch_loss(const torch::Tensor &x) {
-  return net(x).pow(2).mean();
+  return squared_error(net(x)).mean();
 }
 
 torch::Tensor Trainer::summary_of(const torch::Tensor &output) {
