@@ -13,10 +13,10 @@
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "fixits/Edits.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -47,11 +47,14 @@ AST_MATCHER_P(Expr, isForward, const analysis::NameGuesses *, Names) {
 /// Everything that marks training: a backward pass, an optimizer step,
 /// switching a module back to training.
 bool trains(const Stmt *S, const ASTContext &Ctx) {
-  class Finder : public RecursiveASTVisitor<Finder> {
+  class Finder : public analysis::StmtWalk {
   public:
     explicit Finder(const ASTContext &Ctx) : Ctx(Ctx) {}
     bool Found = false;
-    bool VisitCallExpr(CallExpr *Call) {
+    bool visit(Stmt *S) override {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (!Call)
+        return true;
       Found |= analysis::modeSetBy(Call, Ctx) == analysis::ModuleMode::Train;
       return !Found;
     }
@@ -59,7 +62,7 @@ bool trains(const Stmt *S, const ASTContext &Ctx) {
   private:
     const ASTContext &Ctx;
   } Modes(Ctx);
-  Modes.TraverseStmt(const_cast<Stmt *>(S));
+  Modes.walk(S);
   return Modes.Found || analysis::trainsIn(S);
 }
 
@@ -94,22 +97,33 @@ bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx,
     SourceLocation Declared = Ref->getDecl()->getLocation();
     return !SM.isPointWithin(Declared, Block->getBeginLoc(), Block->getEndLoc());
   };
-  class Writes : public RecursiveASTVisitor<Writes> {
+  class Writes : public analysis::StmtWalk {
   public:
     Writes(decltype(Outside) &Outside, const analysis::NameGuesses &Names)
         : Outside(Outside), Names(Names) {}
     bool Found = false;
-    bool VisitBinaryOperator(BinaryOperator *Op) {
+    bool visit(Stmt *S) override {
+      if (auto *Op = dyn_cast<BinaryOperator>(S))
+        return visitBinaryOperator(Op);
+      if (auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+        return visitOperatorCall(Op);
+      if (auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+        return visitMemberCall(Call);
+      return true;
+    }
+
+  private:
+    bool visitBinaryOperator(BinaryOperator *Op) {
       if (Op->isAssignmentOp())
         Found |= Outside(Op->getLHS());
       return !Found;
     }
-    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    bool visitOperatorCall(CXXOperatorCallExpr *Op) {
       if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
         Found |= Outside(Op->getArg(0));
       return !Found;
     }
-    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    bool visitMemberCall(CXXMemberCallExpr *Call) {
       // Tensor's in-place methods are const (`add_`, `copy_`); a module's
       // forward writes nothing of the caller's.
       const CXXMethodDecl *MD = Call->getMethodDecl();
@@ -121,11 +135,10 @@ bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx,
       return !Found;
     }
 
-  private:
     decltype(Outside) &Outside;
     const analysis::NameGuesses &Names;
   } Finder(Outside, Names);
-  Finder.TraverseStmt(const_cast<CompoundStmt *>(Block));
+  Finder.walk(Block);
   return Finder.Found;
 }
 
@@ -151,18 +164,19 @@ bool keptAcrossIterations(const Expr *Forward, const analysis::DeclSet &Holders,
 bool othersDiscarded(const Expr *Forward, const Stmt *Scope,
                      const analysis::CallSites &Callers,
                      analysis::HistoryAnalysis &History, ASTContext &Ctx) {
-  class Forwards : public RecursiveASTVisitor<Forwards> {
+  class Forwards : public analysis::StmtWalk {
   public:
     explicit Forwards(const analysis::NameGuesses &Names) : Names(Names) {}
     const analysis::NameGuesses &Names;
     llvm::SmallVector<const Expr *, 4> All;
-    bool VisitExpr(Expr *E) {
-      if (analysis::isForwardCall(E, Names) && !isa<ParenExpr>(E))
+    bool visit(Stmt *S) override {
+      const auto *E = dyn_cast<Expr>(S);
+      if (E && analysis::isForwardCall(E, Names) && !isa<ParenExpr>(E))
         All.push_back(E);
       return true;
     }
   } Found(History.options().names());
-  Found.TraverseStmt(const_cast<Stmt *>(Scope));
+  Found.walk(Scope);
   return llvm::all_of(Found.All, [&](const Expr *Other) {
     return analysis::stripWrappers(Other) == analysis::stripWrappers(Forward) ||
            analysis::historyDiscarded(Other, Ctx, Callers, nullptr, &History);
@@ -498,15 +512,18 @@ void EvalWithoutGradGuardCheck::onEndOfTranslationUnit() {
 
 // Whether \p Body constructs a grad-mode guard anywhere.
 static bool constructsGuard(const Stmt *Body) {
-  struct Finder : RecursiveASTVisitor<Finder> {
+  struct Finder : torch_tidy::analysis::StmtWalk {
     bool Found = false;
-    bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    bool visit(Stmt *S) override {
+      const auto *E = dyn_cast<CXXConstructExpr>(S);
+      if (!E)
+        return true;
       Found |= torch_tidy::analysis::guardKindOfType(E->getType()) !=
                torch_tidy::analysis::GuardKind::None;
       return !Found;
     }
   } F;
-  F.TraverseStmt(const_cast<Stmt *>(Body));
+  F.walk(Body);
   return F.Found;
 }
 

@@ -9,10 +9,10 @@
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/TrainingSteps.h"
+#include "checks/analysis/Walk.h"
 #include "fixits/Edits.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
@@ -58,11 +58,12 @@ bool defines(const Stmt *S, const ValueDecl *D) {
 }
 
 /// The variables \p E refers to.
-class Refs : public RecursiveASTVisitor<Refs> {
+class Refs : public analysis::StmtWalk {
 public:
   llvm::SmallVector<const ValueDecl *, 4> Decls;
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    Decls.push_back(Ref->getDecl());
+  bool visit(Stmt *S) override {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      Decls.push_back(Ref->getDecl());
     return true;
   }
 };
@@ -195,7 +196,7 @@ void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
     const Stmt *Before = Body ? updateStart(Body, Backward, Function, Ctx) : nullptr;
     if (Receiver && Before) {
       Refs Used;
-      Used.TraverseStmt(const_cast<Expr *>(Step->getImplicitObjectArgument()));
+      Used.walk(Step->getImplicitObjectArgument());
       bool InScope = llvm::all_of(Used.Decls, [&](const ValueDecl *D) {
         return SM.isBeforeInTranslationUnit(D->getLocation(), Before->getBeginLoc());
       });

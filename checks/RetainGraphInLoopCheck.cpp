@@ -8,9 +8,9 @@
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "fixits/Edits.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;
@@ -39,11 +39,12 @@ AST_MATCHER(CallExpr, retainsGraph) {
 }
 
 /// Every backward pass inside a statement.
-class BackwardCalls : public RecursiveASTVisitor<BackwardCalls> {
+class BackwardCalls : public analysis::StmtWalk {
 public:
   llvm::SmallVector<const CallExpr *, 4> Calls;
-  bool VisitCallExpr(CallExpr *Call) {
-    if (analysis::isBackwardFunction(Call->getDirectCallee()))
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (Call && analysis::isBackwardFunction(Call->getDirectCallee()))
       Calls.push_back(Call);
     return true;
   }
@@ -61,7 +62,7 @@ bool laterBackwardNeedsGraph(const CallExpr *Call, const Stmt *Loop,
   analysis::TensorSources Sources(Body);
   analysis::DeclSet Mine = Sources.sourcesOf(Roots);
   BackwardCalls Later;
-  Later.TraverseStmt(const_cast<Stmt *>(analysis::loopBody(Loop)));
+  Later.walk(analysis::loopBody(Loop));
   const SourceManager &SM = Ctx.getSourceManager();
   for (const CallExpr *Other : Later.Calls) {
     if (Other == Call ||

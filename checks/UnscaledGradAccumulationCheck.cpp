@@ -10,9 +10,9 @@
 #include "checks/analysis/StepWindow.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/TrainingSteps.h"
+#include "checks/analysis/Walk.h"
 #include "fixits/Edits.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
@@ -28,12 +28,13 @@ AST_MATCHER(CXXMemberCallExpr, isOptimizerStep) {
 }
 
 /// The backward passes of a loop's body that add into the gradients.
-class BackwardsIn : public RecursiveASTVisitor<BackwardsIn> {
+class BackwardsIn : public analysis::StmtWalk {
 public:
   llvm::SmallVector<const CallExpr *, 2> Found;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitCallExpr(CallExpr *Call) {
-    if (analysis::accumulatesGradients(Call))
+  bool enter(Stmt *S) override { return !isa<LambdaExpr>(S); }
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (Call && analysis::accumulatesGradients(Call))
       Found.push_back(Call);
     return true;
   }
@@ -78,11 +79,12 @@ std::string divisorText(const Expr *N, llvm::StringRef Written) {
 }
 
 /// The variables \p E refers to.
-class Refs : public RecursiveASTVisitor<Refs> {
+class Refs : public analysis::StmtWalk {
 public:
   llvm::SmallVector<const ValueDecl *, 4> Decls;
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    Decls.push_back(Ref->getDecl());
+  bool visit(Stmt *S) override {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      Decls.push_back(Ref->getDecl());
     return true;
   }
 };
@@ -113,7 +115,7 @@ void UnscaledGradAccumulationCheck::check(const MatchFinder::MatchResult &Result
       textOf(Step->getImplicitObjectArgument()->getSourceRange(), Ctx);
 
   BackwardsIn Backwards;
-  Backwards.TraverseStmt(const_cast<Stmt *>(analysis::loopBody(Loop)));
+  Backwards.walk(analysis::loopBody(Loop));
   // The backward passes whose gradients the step applies: nothing clears
   // the optimizer's gradients between them and the step (another model's
   // update, every iteration, in a loop whose optimizer steps every N).
@@ -144,7 +146,7 @@ void UnscaledGradAccumulationCheck::check(const MatchFinder::MatchResult &Result
       const auto *Member = dyn_cast<CXXMemberCallExpr>(Backward);
       const Expr *Roots = Member ? Member->getImplicitObjectArgument() : nullptr;
       Refs Used;
-      Used.TraverseStmt(const_cast<Expr *>(Window->Every));
+      Used.walk(Window->Every);
       bool InScope = llvm::all_of(Used.Decls, [&](const ValueDecl *D) {
         return SM.isBeforeInTranslationUnit(D->getLocation(), Backward->getBeginLoc());
       });

@@ -6,9 +6,9 @@
 #include "checks/analysis/Names.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -22,16 +22,18 @@ bool isOptimizerStep(const CallExpr *Call) {
 }
 
 namespace {
-class BackwardFinder : public RecursiveASTVisitor<BackwardFinder> {
+class BackwardFinder : public StmtWalk {
 public:
-  explicit BackwardFinder(bool IntoLambdas) : IntoLambdas(IntoLambdas) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
+  explicit BackwardFinder(bool IntoLambdas)
+      : StmtWalk(Options{/*TemplateInstantiations=*/true}),
+        IntoLambdas(IntoLambdas) {}
   llvm::SmallVector<const CallExpr *, 4> Backwards;
   bool Steps = false;
-  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
-    return IntoLambdas ? RecursiveASTVisitor::TraverseLambdaExpr(Lambda) : true;
-  }
-  bool VisitCallExpr(CallExpr *Call) {
+  bool enter(Stmt *S) override { return IntoLambdas || !isa<LambdaExpr>(S); }
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return true;
     if (isBackwardFunction(Call->getDirectCallee()))
       Backwards.push_back(Call);
     Steps |= isOptimizerStep(Call);
@@ -45,19 +47,19 @@ private:
 
 llvm::SmallVector<const CallExpr *, 4> backwardPassesIn(const Stmt *S) {
   BackwardFinder Finder(/*IntoLambdas=*/true);
-  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  Finder.walk(S);
   return Finder.Backwards;
 }
 
 llvm::SmallVector<const CallExpr *, 4> backwardPassesInDecl(const Decl *D) {
   BackwardFinder Finder(/*IntoLambdas=*/true);
-  Finder.TraverseDecl(const_cast<Decl *>(D));
+  Finder.walkDecl(D);
   return Finder.Backwards;
 }
 
 bool trainsIn(const Stmt *S) {
   BackwardFinder Finder(/*IntoLambdas=*/false);
-  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  Finder.walk(S);
   return Finder.Steps || !Finder.Backwards.empty();
 }
 
@@ -74,7 +76,7 @@ bool buildsDifferentiableGradients(const CallExpr *Call, const ASTContext &Ctx) 
 
 bool trainsBesidesDifferentiableGradients(const Stmt *S, const ASTContext &Ctx) {
   BackwardFinder Finder(/*IntoLambdas=*/false);
-  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  Finder.walk(S);
   return Finder.Steps ||
          llvm::any_of(Finder.Backwards, [&](const CallExpr *Backward) {
            return !buildsDifferentiableGradients(Backward, Ctx);
@@ -115,18 +117,19 @@ bool runsForward(const Stmt *S, const NameGuesses &Names, unsigned Depth = 0) {
     return true;
   if (Depth >= 3)
     return false;
-  class Calls : public RecursiveASTVisitor<Calls> {
+  class Calls : public StmtWalk {
   public:
     llvm::SmallVector<const FunctionDecl *, 4> Callees;
-    bool VisitCallExpr(CallExpr *Call) {
-      if (const FunctionDecl *Callee = Call->getDirectCallee())
+    bool visit(Stmt *S) override {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr)
         if (const FunctionDecl *Def = Callee->getDefinition();
             Def && Def->hasBody() && !llvm::is_contained(Callees, Def))
           Callees.push_back(Def);
       return true;
     }
   } Found;
-  Found.TraverseStmt(const_cast<Stmt *>(S));
+  Found.walk(S);
   return llvm::any_of(Found.Callees, [&](const FunctionDecl *Def) {
     const SourceManager &SM = Def->getASTContext().getSourceManager();
     return !SM.isInSystemHeader(Def->getLocation()) &&

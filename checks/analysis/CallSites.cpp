@@ -3,34 +3,34 @@
 #include "checks/analysis/CallSites.h"
 
 #include "checks/analysis/ExprUtils.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "checks/analysis/Walk.h"
 
 using namespace clang;
 
 namespace torch_tidy::analysis {
 
 namespace {
-class CallCollector : public RecursiveASTVisitor<CallCollector> {
+class CallCollector : public StmtWalk {
 public:
   CallCollector(
       llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>>
           &Calls,
       llvm::DenseSet<const FunctionDecl *> &Escaping)
-      : Calls(Calls), Escaping(Escaping) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitLambdaBody() const { return true; }
-  bool VisitCallExpr(CallExpr *Call) {
-    if (const FunctionDecl *FD = Call->getDirectCallee()) {
-      Calls[FD->getCanonicalDecl()].push_back(Call);
-      if (const Expr *Callee = Call->getCallee())
-        Called.insert(Callee->IgnoreParenImpCasts());
+      : StmtWalk(Options{/*TemplateInstantiations=*/true,
+                         /*LambdaBodies=*/true}),
+        Calls(Calls), Escaping(Escaping) {}
+  bool visit(Stmt *S) override {
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      if (const FunctionDecl *FD = Call->getDirectCallee()) {
+        Calls[FD->getCanonicalDecl()].push_back(Call);
+        if (const Expr *Callee = Call->getCallee())
+          Called.insert(Callee->IgnoreParenImpCasts());
+      }
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+      if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
+        if (!Called.contains(Ref))
+          Referenced.push_back({FD->getCanonicalDecl(), Ref});
     }
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
-      if (!Called.contains(Ref))
-        Referenced.push_back({FD->getCanonicalDecl(), Ref});
     return true;
   }
   void finish() {
@@ -52,7 +52,7 @@ private:
 CallSites::CallSites(ASTContext &Ctx) {
   CallCollector Collector(Calls, Escaping);
   for (Decl *D : userDecls(Ctx))
-    Collector.TraverseDecl(D);
+    Collector.walkDecl(D);
   Collector.finish();
 }
 

@@ -4,8 +4,8 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -146,14 +146,15 @@ void CarriedState::split(const Expr *E, bool InForward, unsigned Depth,
 }
 
 namespace {
-class LoopVaryingForward : public RecursiveASTVisitor<LoopVaryingForward> {
+class LoopVaryingForward : public StmtWalk {
 public:
   LoopVaryingForward(const Stmt *Loop, const SourceManager &SM,
                      const NameGuesses &Guesses)
       : Loop(Loop), SM(SM), Guesses(Guesses) {}
   bool Found = false;
-  bool VisitCallExpr(CallExpr *Call) {
-    if (!isForwardCall(Call, Guesses))
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call || !isForwardCall(Call, Guesses))
       return true;
     if (const Expr *Object = forwardObjectOf(Call))
       Found |= namesLoopVariable(Object);
@@ -171,16 +172,17 @@ private:
   /// Whether \p E names a variable declared in the loop (its counter, its
   /// range variable, a local of its body).
   bool namesLoopVariable(const Expr *E) {
-    class Names : public RecursiveASTVisitor<Names> {
+    class Names : public StmtWalk {
     public:
       llvm::SmallVector<const VarDecl *, 4> Vars;
-      bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      bool visit(Stmt *S) override {
+        const auto *Ref = dyn_cast<DeclRefExpr>(S);
+        if (const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr)
           Vars.push_back(Var);
         return true;
       }
     } Found;
-    Found.TraverseStmt(const_cast<Expr *>(E));
+    Found.walk(E);
     return llvm::any_of(Found.Vars, [&](const VarDecl *Var) {
       SourceLocation Loc = Var->getLocation();
       return SM.isBeforeInTranslationUnit(Loop->getBeginLoc(), Loc) &&
@@ -198,7 +200,7 @@ bool CarriedState::stepsThroughLayers(const Expr *Value) {
     return false;
   LoopVaryingForward Finder(Life.LoopStmt, History.context().getSourceManager(),
                             History.options().names());
-  Finder.TraverseStmt(const_cast<Expr *>(Value));
+  Finder.walk(Value);
   return Finder.Found;
 }
 

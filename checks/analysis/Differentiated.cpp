@@ -9,10 +9,10 @@
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -195,15 +195,16 @@ private:
   /// that may differentiate it.
   bool handedOn(const Expr *E, const DeclSet &Holders, const Stmt *Body,
                 unsigned Depth) {
-    class Calls : public RecursiveASTVisitor<Calls> {
+    class Calls : public StmtWalk {
     public:
       llvm::SmallVector<const CallExpr *, 16> All;
-      bool VisitCallExpr(CallExpr *Call) {
-        All.push_back(Call);
+      bool visit(Stmt *S) override {
+        if (const auto *Call = dyn_cast<CallExpr>(S))
+          All.push_back(Call);
         return true;
       }
     } Found;
-    Found.TraverseStmt(const_cast<Stmt *>(Body));
+    Found.walk(Body);
     for (const CallExpr *Call : Found.All) {
       const FunctionDecl *Callee = Call->getDirectCallee();
       if (isForwardCall(Call, History ? History->options().names()

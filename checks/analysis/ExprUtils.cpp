@@ -2,9 +2,9 @@
 
 #include "checks/analysis/ExprUtils.h"
 
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -172,17 +172,20 @@ bool contains(const Stmt *Outer, const Stmt *Inner) {
 }
 
 namespace {
-class MentionFinder : public RecursiveASTVisitor<MentionFinder> {
+class MentionFinder : public StmtWalk {
 public:
   explicit MentionFinder(const ValueDecl *D) : D(D) {}
   bool Found = false;
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    Found |= Ref->getDecl() == D;
-    return !Found;
-  }
-  bool VisitMemberExpr(MemberExpr *Member) {
-    Found |= Member->getMemberDecl() == D;
-    return !Found;
+  bool visit(Stmt *S) override {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+      Found |= Ref->getDecl() == D;
+      return !Found;
+    }
+    if (const auto *Member = dyn_cast<MemberExpr>(S)) {
+      Found |= Member->getMemberDecl() == D;
+      return !Found;
+    }
+    return true;
   }
 
 private:
@@ -191,12 +194,13 @@ private:
 } // namespace
 
 namespace {
-class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
+class ReturnCollector : public StmtWalk {
 public:
   llvm::SmallVector<const Expr *, 4> Values;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitReturnStmt(ReturnStmt *Return) {
-    if (const Expr *Value = Return->getRetValue())
+  bool enter(Stmt *S) override { return !isa<LambdaExpr>(S); }
+  bool visit(Stmt *S) override {
+    const auto *Return = dyn_cast<ReturnStmt>(S);
+    if (const Expr *Value = Return ? Return->getRetValue() : nullptr)
       Values.push_back(Value);
     return true;
   }
@@ -206,13 +210,13 @@ public:
 llvm::SmallVector<const Expr *, 4> returnedValues(const Stmt *Body) {
   ReturnCollector Returns;
   if (Body)
-    Returns.TraverseStmt(const_cast<Stmt *>(Body));
+    Returns.walk(Body);
   return Returns.Values;
 }
 
 bool mentions(const Stmt *S, const ValueDecl *D) {
   MentionFinder Finder(D);
-  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  Finder.walk(S);
   return Finder.Found;
 }
 

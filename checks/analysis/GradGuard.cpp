@@ -5,10 +5,10 @@
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -102,12 +102,15 @@ std::optional<GuardEffect> gradModeSetCall(const CallExpr *Call,
 namespace {
 /// Finds a GradMode::set_enabled call anywhere in a statement, outside
 /// lambdas.
-class SetEnabledFinder : public RecursiveASTVisitor<SetEnabledFinder> {
+class SetEnabledFinder : public StmtWalk {
 public:
   explicit SetEnabledFinder(const ASTContext &Ctx) : Ctx(Ctx) {}
   bool Found = false;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitCallExpr(CallExpr *Call) {
+  bool enter(Stmt *S) override { return !isa<LambdaExpr>(S); }
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return true;
     Found |= gradModeSetCall(Call, Ctx).has_value();
     return !Found;
   }
@@ -175,7 +178,7 @@ static std::optional<GradState> stateAfter(const Stmt *S,
   // A set_enabled call nested in a branch or a loop: the mode depends on
   // the path taken.
   SetEnabledFinder Finder(Ctx);
-  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  Finder.walk(S);
   if (Finder.Found)
     return GradState::Unknown;
   return std::nullopt;
@@ -327,17 +330,18 @@ guardsWithoutObject(const CompoundStmt *Block, ASTContext &Ctx) {
   const LangOptions &LO = Ctx.getLangOpts();
   // The function's using-directives (one written after the statement would
   // not resolve it for the compiler, which then reports an error).
-  class Directives : public RecursiveASTVisitor<Directives> {
+  class Directives : public StmtWalk {
   public:
     llvm::SmallVector<const NamespaceDecl *, 2> Found;
-    bool VisitUsingDirectiveDecl(UsingDirectiveDecl *Using) {
-      if (const NamespaceDecl *NS = Using->getNominatedNamespace())
+    bool visitDecl(Decl *D) override {
+      const auto *Using = dyn_cast<UsingDirectiveDecl>(D);
+      if (const NamespaceDecl *NS = Using ? Using->getNominatedNamespace() : nullptr)
         Found.push_back(NS);
       return true;
     }
   } Local;
   if (Function && Function->getBody())
-    Local.TraverseStmt(Function->getBody());
+    Local.walk(Function->getBody());
   SourceLocation From = Block->getLBracLoc().getLocWithOffset(1);
   for (const Stmt *Child : Block->body()) {
     scanGap(From, Child->getBeginLoc(), Scope, Local.Found, Ctx, Found);

@@ -6,8 +6,8 @@
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TrainingSteps.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -25,22 +25,23 @@ struct Clearing {
 
 /// The calls and gradient writes of a statement, outside lambdas it only
 /// defines.
-class ExprsIn : public RecursiveASTVisitor<ExprsIn> {
+class ExprsIn : public StmtWalk {
 public:
   llvm::SmallVector<const Expr *, 16> Found;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitCallExpr(CallExpr *Call) {
-    Found.push_back(Call);
+  bool enter(Stmt *S) override { return !isa<LambdaExpr>(S); }
+  bool visit(Stmt *S) override {
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Found.push_back(Call);
     return true;
   }
 };
 
 /// The loops of a body, outside lambdas.
-class LoopsIn : public RecursiveASTVisitor<LoopsIn> {
+class LoopsIn : public StmtWalk {
 public:
   llvm::SmallVector<const Stmt *, 8> Loops;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitStmt(Stmt *S) {
+  bool enter(Stmt *S) override { return !isa<LambdaExpr>(S); }
+  bool visit(Stmt *S) override {
     if (isLoop(S))
       Loops.push_back(S);
     return true;
@@ -93,7 +94,7 @@ void clearingsThrough(const CallExpr *Call, const ASTContext &Ctx,
   if (!Body)
     return;
   ExprsIn Inner;
-  Inner.TraverseStmt(const_cast<Stmt *>(Body));
+  Inner.walk(Body);
   llvm::SmallVector<Clearing, 2> InCallee;
   for (const Expr *E : Inner.Found)
     clearingsOf(cast<CallExpr>(E), Ctx, Depth + 1, InCallee);
@@ -149,13 +150,13 @@ GradientZeroing::GradientZeroing(const CallExpr *Step, const FunctionDecl *Funct
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   LoopsIn Loops;
-  Loops.TraverseStmt(Function->getBody());
+  Loops.walk(Function->getBody());
   for (const Stmt *Loop : Loops.Loops) {
     SourceRange Range = Loop->getSourceRange();
     if (SM.isPointWithin(Step->getBeginLoc(), Range.getBegin(), Range.getEnd()))
       continue;
     ExprsIn Inner;
-    Inner.TraverseStmt(const_cast<Stmt *>(Loop));
+    Inner.walk(Loop);
     if (llvm::any_of(Inner.Found, [&](const Expr *E) { return clearsHere(E, 0); }))
       ClearingLoops.push_back(Range);
   }
@@ -216,7 +217,7 @@ const Stmt *GradientZeroing::stepReachedUncleared(const FunctionFlow &Flow) {
 
 bool GradientZeroing::clearsIn(const Stmt *Scope) {
   ExprsIn Inner;
-  Inner.TraverseStmt(const_cast<Stmt *>(Scope));
+  Inner.walk(Scope);
   return llvm::any_of(Inner.Found, [&](const Expr *E) { return clears(E); });
 }
 

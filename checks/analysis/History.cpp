@@ -8,11 +8,11 @@
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -46,11 +46,14 @@ static bool isFactory(llvm::StringRef Name) {
 
 namespace {
 /// Finds `.requires_grad(true)` / `torch::requires_grad()` in an argument.
-class RequiresGradFinder : public RecursiveASTVisitor<RequiresGradFinder> {
+class RequiresGradFinder : public StmtWalk {
 public:
   explicit RequiresGradFinder(const ASTContext &Ctx) : Ctx(Ctx) {}
   bool Found = false;
-  bool VisitCallExpr(CallExpr *Call) {
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return true;
     const FunctionDecl *FD = Call->getDirectCallee();
     if (!FD || !FD->getIdentifier() || FD->getName() != "requires_grad")
       return true;
@@ -229,17 +232,20 @@ Carries HistoryAnalysis::anyOf(llvm::ArrayRef<const Expr *> Exprs) {
 namespace {
 /// The parameters referred to in an expression and in the initialisers of
 /// the local variables it names.
-class ParameterFinder : public RecursiveASTVisitor<ParameterFinder> {
+class ParameterFinder : public StmtWalk {
 public:
   llvm::SmallVector<const ParmVarDecl *, 4> Params;
   unsigned Depth = 0;
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+  bool visit(Stmt *S) override {
+    const auto *Ref = dyn_cast<DeclRefExpr>(S);
+    if (!Ref)
+      return true;
     if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
       Params.push_back(Param);
     else if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
              Var && Var->hasLocalStorage() && Var->getInit() && Depth < 3) {
       ++Depth;
-      TraverseStmt(const_cast<Expr *>(Var->getInit()));
+      walk(Var->getInit());
       --Depth;
     }
     return true;
@@ -250,7 +256,7 @@ public:
 const CallExpr *HistoryAnalysis::callSiteWitness(const Expr *E) {
   history(E);
   ParameterFinder Finder;
-  Finder.TraverseStmt(const_cast<Expr *>(E));
+  Finder.walk(E);
   for (const ParmVarDecl *Param : Finder.Params) {
     auto It = Witness.find(Param);
     if (It != Witness.end())
@@ -265,7 +271,7 @@ HistoryAnalysis::foreignCallWitness(const Expr *E) {
   if (ForeignWitness.empty())
     return std::nullopt;
   ParameterFinder Finder;
-  Finder.TraverseStmt(const_cast<Expr *>(E));
+  Finder.walk(E);
   for (const ParmVarDecl *Param : Finder.Params)
     if (auto It = ForeignWitness.find(Param); It != ForeignWitness.end())
       return ForeignCall{Param, It->second};
@@ -276,7 +282,7 @@ namespace {
 /// Finds one of the calls of \p Assumed that \p S is computed from: in \p S
 /// itself, in what the local variables it reads were given before, and in
 /// what the functions of the unit that it calls return.
-class AssumedFinder : public RecursiveASTVisitor<AssumedFinder> {
+class AssumedFinder : public StmtWalk {
 public:
   AssumedFinder(HistoryAnalysis &History,
                 const llvm::DenseSet<const CallExpr *> &Assumed)
@@ -288,10 +294,19 @@ public:
       return;
     unsigned Saved = this->Depth;
     this->Depth = Depth;
-    TraverseStmt(const_cast<Stmt *>(S));
+    walk(S);
     this->Depth = Saved;
   }
-  bool VisitCallExpr(CallExpr *Call) {
+  bool visit(Stmt *S) override {
+    if (auto *Call = dyn_cast<CallExpr>(S))
+      return visitCall(Call);
+    if (auto *Ref = dyn_cast<DeclRefExpr>(S))
+      return visitRef(Ref);
+    return true;
+  }
+
+private:
+  bool visitCall(CallExpr *Call) {
     if (Assumed.contains(Call)) {
       Found = Call;
       return false;
@@ -303,7 +318,7 @@ public:
         search(Returned, Depth + 1);
     return !Found;
   }
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+  bool visitRef(DeclRefExpr *Ref) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     if (!Var || !Var->hasLocalStorage() || !Visited.insert(Var).second)
       return true;
@@ -314,7 +329,6 @@ public:
     return !Found;
   }
 
-private:
   HistoryAnalysis &History;
   const llvm::DenseSet<const CallExpr *> &Assumed;
   llvm::DenseSet<const Decl *> Visited;
@@ -546,7 +560,7 @@ Carries HistoryAnalysis::ofTorchFunction(const CallExpr *Call,
   if (isFactory(Name) || Name.ends_with("_like")) {
     for (const Expr *Arg : Call->arguments()) {
       RequiresGradFinder Finder(Ctx);
-      Finder.TraverseStmt(const_cast<Expr *>(Arg));
+      Finder.walk(Arg);
       if (Finder.Found)
         return Carries::leaf();
     }

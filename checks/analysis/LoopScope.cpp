@@ -3,11 +3,12 @@
 #include "checks/analysis/LoopScope.h"
 
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/Walk.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclObjC.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang;
@@ -43,12 +44,13 @@ static bool runsEachIteration(const Stmt *Loop, const Stmt *Child) {
 
 namespace {
 /// Finds the places where a variable holding a lambda is called.
-class CallsOf : public RecursiveASTVisitor<CallsOf> {
+class CallsOf : public StmtWalk {
 public:
   explicit CallsOf(const VarDecl *Var) : Var(Var) {}
   llvm::SmallVector<const CXXOperatorCallExpr *, 4> Calls;
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
-    if (Call->getOperator() != OO_Call || Call->getNumArgs() == 0)
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CXXOperatorCallExpr>(S);
+    if (!Call || Call->getOperator() != OO_Call || Call->getNumArgs() == 0)
       return true;
     if (const auto *Ref =
             dyn_cast<DeclRefExpr>(Call->getArg(0)->IgnoreParenImpCasts()))
@@ -83,7 +85,7 @@ static llvm::SmallVector<const Stmt *, 4> invocationsOf(const LambdaExpr *Lambda
     if (const auto *Var = Parent.get<VarDecl>()) {
       if (const Stmt *Body = enclosingFunctionBody(Lambda, Ctx)) {
         CallsOf Finder(Var);
-        Finder.TraverseStmt(const_cast<Stmt *>(Body));
+        Finder.walk(Body);
         Result.append(Finder.Calls.begin(), Finder.Calls.end());
       }
       return Result;

@@ -8,9 +8,9 @@
 #include "checks/analysis/Optimizers.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/TrainingSteps.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -22,12 +22,13 @@ namespace torch_tidy::analysis {
 
 namespace {
 /// The calls a body makes, in order, outside the lambdas it defines.
-class CallsIn : public RecursiveASTVisitor<CallsIn> {
+class CallsIn : public StmtWalk {
 public:
   llvm::SmallVector<const CallExpr *, 8> Calls;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitCallExpr(CallExpr *Call) {
-    Calls.push_back(Call);
+  bool enter(Stmt *S) override { return !isa<LambdaExpr>(S); }
+  bool visit(Stmt *S) override {
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Calls.push_back(Call);
     return true;
   }
 };
@@ -47,7 +48,7 @@ void ModeEffects::collect(const CallExpr *Call, unsigned Depth,
   if (New) {
     llvm::SmallVector<ModeEffect, 2> InCallee;
     CallsIn Inner;
-    Inner.TraverseStmt(const_cast<Stmt *>(Body));
+    Inner.walk(Body);
     for (const CallExpr *C : Inner.Calls)
       collect(C, Depth + 1, InCallee);
     BodyCache[Body] = std::move(InCallee); // (a recursive call saw it empty)
@@ -98,7 +99,7 @@ trainingStepsOf(const ObjectPath &Module, const Stmt *Loop, ASTContext &Ctx) {
   if (!Loop || !Module.Known || Module.Decls.empty())
     return Steps;
   CallsIn Calls;
-  Calls.TraverseStmt(const_cast<Stmt *>(Loop));
+  Calls.walk(Loop);
   llvm::DenseMap<const ValueDecl *, bool> HoldsModule;
   for (const CallExpr *Call : Calls.Calls) {
     if (isOptimizerStep(Call)) {
@@ -214,16 +215,15 @@ bool failsOnlyOnLastIteration(const Comparison &Guard, const Comparison &Loop) {
 }
 
 /// The if statements of \p Body outside nested loops and lambdas.
-class GuardedIfs : public RecursiveASTVisitor<GuardedIfs> {
+class GuardedIfs : public StmtWalk {
 public:
   llvm::SmallVector<const IfStmt *, 4> Found;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool TraverseForStmt(ForStmt *) { return true; }
-  bool TraverseWhileStmt(WhileStmt *) { return true; }
-  bool TraverseDoStmt(DoStmt *) { return true; }
-  bool TraverseCXXForRangeStmt(CXXForRangeStmt *) { return true; }
-  bool VisitIfStmt(IfStmt *If) {
-    Found.push_back(If);
+  bool enter(Stmt *S) override {
+    return !isa<LambdaExpr, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  }
+  bool visit(Stmt *S) override {
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      Found.push_back(If);
     return true;
   }
 };
@@ -240,7 +240,7 @@ bool restoredUnlessLastIteration(const Stmt *Eval, const ObjectPath &Module,
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   GuardedIfs Ifs;
-  Ifs.TraverseStmt(const_cast<Stmt *>(For->getBody()));
+  Ifs.walk(For->getBody());
   for (const IfStmt *If : Ifs.Found) {
     if (If->getElse() || If->getInit() || If->getConditionVariable() ||
         !SM.isBeforeInTranslationUnit(Eval->getEndLoc(), If->getBeginLoc()))
@@ -249,7 +249,7 @@ bool restoredUnlessLastIteration(const Stmt *Eval, const ObjectPath &Module,
     if (!Guard || !failsOnlyOnLastIteration(*Guard, *Bound))
       continue;
     CallsIn Calls;
-    Calls.TraverseStmt(const_cast<Stmt *>(If->getThen()));
+    Calls.walk(If->getThen());
     for (const CallExpr *Call : Calls.Calls)
       if (Effects.leaves(Call, Module) == ModuleMode::Train)
         return true;
@@ -260,11 +260,14 @@ bool restoredUnlessLastIteration(const Stmt *Eval, const ObjectPath &Module,
 namespace {
 /// Whether a statement turns gradients off: `requires_grad_(false)`,
 /// `set_requires_grad(false)`.
-class StopsGradients : public RecursiveASTVisitor<StopsGradients> {
+class StopsGradients : public StmtWalk {
 public:
   explicit StopsGradients(const ASTContext &Ctx) : Ctx(Ctx) {}
   bool Found = false;
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+    if (!Call)
+      return true;
     const CXXMethodDecl *MD = Call->getMethodDecl();
     if (MD && MD->getIdentifier() &&
         (MD->getName() == "requires_grad_" || MD->getName() == "set_requires_grad") &&
@@ -279,12 +282,15 @@ private:
 };
 
 /// The range-for loops over a module's parameters in a body.
-class ParameterLoops : public RecursiveASTVisitor<ParameterLoops> {
+class ParameterLoops : public StmtWalk {
 public:
   ParameterLoops(const ObjectPath &Module, const ASTContext &Ctx)
       : Module(Module), Ctx(Ctx) {}
   bool Found = false;
-  bool VisitCXXForRangeStmt(CXXForRangeStmt *For) {
+  bool visit(Stmt *S) override {
+    const auto *For = dyn_cast<CXXForRangeStmt>(S);
+    if (!For)
+      return true;
     const auto *Range = dyn_cast_or_null<CXXMemberCallExpr>(
         For->getRangeInit() ? stripWrappers(For->getRangeInit()) : nullptr);
     const CXXMethodDecl *MD = Range ? Range->getMethodDecl() : nullptr;
@@ -295,7 +301,7 @@ public:
     if (!overlap(Of, Module) && !mayAlias(Of, Module))
       return true;
     StopsGradients Stops(Ctx);
-    Stops.TraverseStmt(For->getBody());
+    Stops.walk(For->getBody());
     Found |= Stops.Found;
     return !Found;
   }
@@ -311,7 +317,7 @@ bool freezesParameters(const Stmt *Body, const ObjectPath &Module,
   if (!Body || !Module.Known)
     return false;
   ParameterLoops Loops(Module, Ctx);
-  Loops.TraverseStmt(const_cast<Stmt *>(Body));
+  Loops.walk(Body);
   return Loops.Found;
 }
 

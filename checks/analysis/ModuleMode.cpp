@@ -6,9 +6,9 @@
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -60,11 +60,14 @@ const Expr *forwardObject(const Expr *Forward) {
 
 namespace {
 /// The mode changes that the body of a called function makes.
-class CalleeModes : public RecursiveASTVisitor<CalleeModes> {
+class CalleeModes : public StmtWalk {
 public:
   explicit CalleeModes(const ASTContext &Ctx) : Ctx(Ctx) {}
   const Expr *EvalObject = nullptr, *TrainObject = nullptr;
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+    if (!Call)
+      return true;
     ModuleMode Mode = modeSetBy(Call, Ctx);
     const Expr *&Object =
         Mode == ModuleMode::Train ? TrainObject : EvalObject;
@@ -91,7 +94,7 @@ ModeChange modeChangeBy(const Stmt *S, const ASTContext &Ctx) {
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
     return {};
   CalleeModes Modes(Ctx);
-  Modes.TraverseStmt(Def->getBody());
+  Modes.walk(Def->getBody());
   // One that also trains leaves the module training (validate-then-resume).
   ModuleMode Mode = Modes.TrainObject ? ModuleMode::Train
                     : Modes.EvalObject ? ModuleMode::Eval
@@ -156,13 +159,16 @@ evalOnEveryPath(const Stmt *At, const ValueDecl *Model, const FunctionFlow *Flow
 
 namespace {
 /// The mode changes of one member module across its class's methods.
-class MemberModes : public RecursiveASTVisitor<MemberModes> {
+class MemberModes : public StmtWalk {
 public:
   MemberModes(const FieldDecl *Member, const ASTContext &Ctx)
       : Member(Member), Ctx(Ctx) {}
   const Stmt *FirstEval = nullptr;
   bool Trains = false;
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+    if (!Call)
+      return true;
     ModuleMode Mode = modeSetBy(Call, Ctx);
     if (Mode == ModuleMode::None ||
         moduleOf(Call->getImplicitObjectArgument()) != Member)
@@ -209,7 +215,7 @@ static const Stmt *evalByClass(const FieldDecl *Member, ASTContext &Ctx) {
     if (!Def || !Def->hasBody())
       continue;
     const Stmt *Before = Modes.FirstEval;
-    Modes.TraverseStmt(Def->getBody());
+    Modes.walk(Def->getBody());
     if (!ReadyEval && Modes.FirstEval != Before && makesReady(Method))
       ReadyEval = Modes.FirstEval;
   }

@@ -4,9 +4,9 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 #include <optional>
 
@@ -77,22 +77,33 @@ bool OptimizedModules::mayInclude(const ObjectPath &Module) const {
 
 namespace {
 /// The builds of one optimizer: the expressions whose value it is given.
-class BuildFinder : public RecursiveASTVisitor<BuildFinder> {
+class BuildFinder : public StmtWalk {
 public:
   BuildFinder(const ValueDecl *Optimizer) : Optimizer(Optimizer) {}
   llvm::SmallVector<const Expr *, 4> Builds;
-  bool VisitBinaryOperator(BinaryOperator *Op) {
+  bool visit(Stmt *S) override {
+    if (auto *Op = dyn_cast<BinaryOperator>(S))
+      return visitBinaryOperator(Op);
+    if (auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+      return visitOperatorCall(Op);
+    if (auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+      return visitMemberCall(Call);
+    return true;
+  }
+
+private:
+  bool visitBinaryOperator(BinaryOperator *Op) {
     if (Op->getOpcode() == BO_Assign && names(Op->getLHS()))
       Builds.push_back(Op->getRHS());
     return true;
   }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+  bool visitOperatorCall(CXXOperatorCallExpr *Op) {
     if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
         names(Op->getArg(0)))
       Builds.push_back(Op->getArg(1));
     return true;
   }
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+  bool visitMemberCall(CXXMemberCallExpr *Call) {
     // optimizer_.reset(new torch::optim::SGD(...))
     if (methodNamed(Call, {"reset"}) && Call->getNumArgs() == 1 &&
         names(Call->getImplicitObjectArgument()))
@@ -100,16 +111,18 @@ public:
     return true;
   }
 
-private:
   bool names(const Expr *E) const { return objectPath(E).leaf() == Optimizer; }
   const ValueDecl *Optimizer;
 };
 
 /// The module objects whose parameters an expression reads.
-class ParameterReads : public RecursiveASTVisitor<ParameterReads> {
+class ParameterReads : public StmtWalk {
 public:
   llvm::SmallVector<ObjectPath, 2> Modules;
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+  bool visit(Stmt *S) override {
+    auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+    if (!Call)
+      return true;
     const CXXMethodDecl *MD = methodNamed(Call, {"parameters", "named_parameters"});
     if (MD && isModuleClass(MD->getParent()))
       Modules.push_back(objectPath(Call->getImplicitObjectArgument()));
@@ -138,7 +151,7 @@ llvm::SmallVector<const Expr *, 4> valuesGiven(const ValueDecl *D) {
       Values.push_back(Init);
     if (const auto *FD =
             dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod()))
-      Finder.TraverseStmt(FD->getBody());
+      Finder.walk(FD->getBody());
   } else if (const auto *Field = dyn_cast_or_null<FieldDecl>(D)) {
     if (const Expr *Init = Field->getInClassInitializer())
       Values.push_back(Init);
@@ -153,7 +166,7 @@ llvm::SmallVector<const Expr *, 4> valuesGiven(const ValueDecl *D) {
         for (const CXXCtorInitializer *Init : Ctor->inits())
           if (Init->isWritten() && Init->getMember() == Field)
             Values.push_back(Init->getInit());
-      Finder.TraverseStmt(Def->getBody());
+      Finder.walk(Def->getBody());
     }
   }
   Values.append(Finder.Builds.begin(), Finder.Builds.end());
@@ -179,7 +192,7 @@ OptimizedModules optimizedModules(const ObjectPath &Optimizer, ASTContext &Ctx) 
     if (buildsNothing(Build))
       continue;
     ParameterReads Reads;
-    Reads.TraverseStmt(const_cast<Expr *>(Build));
+    Reads.walk(Build);
     if (Reads.Modules.empty())
       return {}; // built from something else: not known
     for (ObjectPath &Module : Reads.Modules) {

@@ -12,10 +12,10 @@
 #include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -64,14 +64,18 @@ static bool isDeclaredWithin(const ValueDecl *D, const Stmt *S,
 namespace {
 /// Whether \p Loop writes \p D anywhere (assigns, updates, clears it).
 bool writtenIn(const ValueDecl *D, const Stmt *Loop) {
-  class Writes : public RecursiveASTVisitor<Writes> {
+  class Writes : public StmtWalk {
   public:
-    explicit Writes(const ValueDecl *D) : D(D) {}
+    explicit Writes(const ValueDecl *D)
+        : StmtWalk(Options{/*TemplateInstantiations=*/false,
+                           /*LambdaBodies=*/true}),
+          D(D) {}
     bool Found = false;
-    bool shouldVisitLambdaBody() const { return true; }
-    bool VisitCallExpr(CallExpr *Call) { return note(Call); }
-    bool VisitBinaryOperator(BinaryOperator *BO) { return note(BO); }
-    bool VisitDeclStmt(DeclStmt *DS) { return note(DS); }
+    bool visit(Stmt *S) override {
+      if (isa<CallExpr, BinaryOperator, DeclStmt>(S))
+        return note(S);
+      return true;
+    }
 
   private:
     bool note(const Stmt *S) {
@@ -80,7 +84,7 @@ bool writtenIn(const ValueDecl *D, const Stmt *Loop) {
     }
     const ValueDecl *D;
   } W(D);
-  W.TraverseStmt(const_cast<Stmt *>(Loop));
+  W.walk(Loop);
   return W.Found;
 }
 
@@ -228,30 +232,35 @@ namespace {
 /// The resets of one target: `t.clear()`, `t.reset()`, `t = fresh`, unless
 /// the new value is computed from the old one (`t = t + x` keeps
 /// accumulating).
-class ResetFinder : public RecursiveASTVisitor<ResetFinder> {
+class ResetFinder : public StmtWalk {
 public:
-  explicit ResetFinder(const ValueDecl *Target) : Target(Target) {}
+  explicit ResetFinder(const ValueDecl *Target)
+      : StmtWalk(Options{/*TemplateInstantiations=*/false,
+                         /*LambdaBodies=*/true}),
+        Target(Target) {}
   llvm::SmallVector<const Stmt *, 4> Resets;
-  bool shouldVisitLambdaBody() const { return true; }
-  bool TraverseDecl(Decl *D) {
+  bool enterDecl(Decl *D) override {
     // The assignments of the function around, to tell a reset from a
     // write of what is computed from the target's own value
     // (`auto out = rnn(x, state_); state_ = std::get<1>(out);`).
-    const auto *Function = dyn_cast_or_null<FunctionDecl>(D);
+    const auto *Function = dyn_cast<FunctionDecl>(D);
     if (!Function || !Function->hasBody() || Sources)
-      return RecursiveASTVisitor::TraverseDecl(D);
-    TensorSources Own(Function->getBody());
-    Sources = &Own;
-    bool Result = RecursiveASTVisitor::TraverseDecl(D);
-    Sources = nullptr;
-    return Result;
-  }
-  bool VisitCallExpr(CallExpr *Call) {
-    note(Call);
+      return true;
+    Own.emplace(Function->getBody());
+    Sources = &*Own;
+    OwnFor = D;
     return true;
   }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    note(BO);
+  void leaveDecl(Decl *D) override {
+    if (D != OwnFor)
+      return;
+    Sources = nullptr;
+    Own.reset();
+    OwnFor = nullptr;
+  }
+  bool visit(Stmt *S) override {
+    if (isa<CallExpr, BinaryOperator>(S))
+      note(S);
     return true;
   }
 
@@ -267,13 +276,16 @@ private:
   }
   const ValueDecl *Target;
   const TensorSources *Sources = nullptr;
+  /// The sources of the function being walked, and that function.
+  std::optional<TensorSources> Own;
+  const Decl *OwnFor = nullptr;
 };
 
 llvm::SmallVector<const Stmt *, 4> resetsIn(const Stmt *S,
                                             const ValueDecl *Target) {
   ResetFinder Finder(Target);
   if (S)
-    Finder.TraverseStmt(const_cast<Stmt *>(S));
+    Finder.walk(S);
   return Finder.Resets;
 }
 
@@ -457,18 +469,18 @@ bool leavesResultToCaller(const FunctionDecl *Function, const Stmt *Loop,
 /// (`out.logprobs = torch::stack(kept);`): what a returned struct holds.
 llvm::SmallVector<const Expr *, 4> fieldValuesOf(const ValueDecl *Object,
                                                  const Stmt *Body) {
-  class FieldStores : public RecursiveASTVisitor<FieldStores> {
+  class FieldStores : public StmtWalk {
   public:
     explicit FieldStores(const ValueDecl *Object) : Object(Object) {}
     llvm::SmallVector<const Expr *, 4> Values;
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-      if (BO->getOpcode() == BO_Assign)
-        note(BO->getLHS(), BO->getRHS());
-      return true;
-    }
-    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
-      if (Call->getOperator() == OO_Equal && Call->getNumArgs() == 2)
-        note(Call->getArg(0), Call->getArg(1));
+    bool visit(Stmt *S) override {
+      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        if (BO->getOpcode() == BO_Assign)
+          note(BO->getLHS(), BO->getRHS());
+      } else if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(S)) {
+        if (Call->getOperator() == OO_Equal && Call->getNumArgs() == 2)
+          note(Call->getArg(0), Call->getArg(1));
+      }
       return true;
     }
 
@@ -482,7 +494,7 @@ llvm::SmallVector<const Expr *, 4> fieldValuesOf(const ValueDecl *Object,
     const ValueDecl *Object;
   } Stores(Object);
   if (Object && Body)
-    Stores.TraverseStmt(const_cast<Stmt *>(Body));
+    Stores.walk(Body);
   return Stores.Values;
 }
 
@@ -519,22 +531,25 @@ struct ResultReach {
 
 ResultReach reachOfResult(const ValueDecl *Target, const Stmt *Body,
                           const TensorSources &Sources, ASTContext &Ctx) {
-  class Walk : public RecursiveASTVisitor<Walk> {
+  class Walk : public StmtWalk {
   public:
     Walk(const ValueDecl *Target, const Stmt *Body, const TensorSources &Sources,
          ASTContext &Ctx)
-        : Target(Target), Body(Body), Sources(Sources), Ctx(Ctx) {}
+        : StmtWalk(Options{/*TemplateInstantiations=*/false,
+                           /*LambdaBodies=*/true, /*EnterInOrder=*/true}),
+          Target(Target), Body(Body), Sources(Sources), Ctx(Ctx) {}
     ResultReach Reach;
     /// What to follow; with the pick it was reached through when it is one
     /// element's value of another container.
     llvm::SmallVector<std::pair<const Expr *, const Expr *>, 8> Work;
     const Expr *Through = nullptr;
 
-    bool TraverseStmt(Stmt *S) {
-      const auto *E = dyn_cast_or_null<Expr>(S);
+    /// A pick of an element is followed here, not walked into.
+    bool enter(Stmt *S) override {
+      const auto *E = dyn_cast<Expr>(S);
       const ValueDecl *Picked = E ? pickedFrom(E) : nullptr;
       if (!Picked)
-        return RecursiveASTVisitor::TraverseStmt(S);
+        return true;
       const Stmt *Loop = innermostLoop(E, Ctx);
       bool InLoop = Loop && contains(Body, Loop);
       if (Picked == Target) {
@@ -544,7 +559,7 @@ ResultReach reachOfResult(const ValueDecl *Target, const Stmt *Body,
           Reach.Whole = true; // every element, one per iteration
         else
           Reach.Picks.push_back(E);
-        return true;
+        return false;
       }
       // One element of another container: follow its element values.
       if (!InLoop && !Through && isa<VarDecl>(Picked) &&
@@ -552,13 +567,16 @@ ResultReach reachOfResult(const ValueDecl *Target, const Stmt *Body,
           PickedSeen.insert(Picked).second) {
         for (const Expr *Value : Sources.storedValues(Picked))
           Work.push_back({Value, E});
-        return true;
+        return false;
       }
-      return RecursiveASTVisitor::TraverseStmt(S);
+      return true;
     }
-    bool VisitDeclRefExpr(DeclRefExpr *Ref) { return note(Ref->getDecl()); }
-    bool VisitMemberExpr(MemberExpr *Member) {
-      return note(Member->getMemberDecl());
+    bool visit(Stmt *S) override {
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+        return note(Ref->getDecl());
+      if (const auto *Member = dyn_cast<MemberExpr>(S))
+        return note(Member->getMemberDecl());
+      return true;
     }
 
   private:
@@ -595,7 +613,7 @@ ResultReach reachOfResult(const ValueDecl *Target, const Stmt *Body,
   while (!W.Work.empty() && !W.Reach.Whole) {
     auto [Value, Through] = W.Work.pop_back_val();
     W.Through = Through;
-    W.TraverseStmt(const_cast<Expr *>(Value));
+    W.walk(Value);
   }
   return W.Reach;
 }
@@ -767,11 +785,20 @@ bool resetBeforeEachStore(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
 /// arguments and only such ones.
 static bool sameKeyEachRun(const Expr *Key, const Stmt *Loop,
                            const SourceManager &SM) {
-  class Scan : public RecursiveASTVisitor<Scan> {
+  class Scan : public StmtWalk {
   public:
     Scan(const Stmt *Loop, const SourceManager &SM) : Loop(Loop), SM(SM) {}
     bool Same = true;
-    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    bool visit(Stmt *S) override {
+      if (auto *Ref = dyn_cast<DeclRefExpr>(S))
+        return visitRef(Ref);
+      if (isa<MemberExpr, CXXThisExpr>(S))
+        return Same = false;
+      if (auto *Call = dyn_cast<CallExpr>(S))
+        return visitCall(Call);
+      return true;
+    }
+    bool visitRef(DeclRefExpr *Ref) {
       const ValueDecl *D = Ref->getDecl();
       if (isa<EnumConstantDecl, FunctionDecl>(D))
         return true;
@@ -783,9 +810,7 @@ static bool sameKeyEachRun(const Expr *Key, const Stmt *Loop,
              !writtenIn(Var, Loop);
       return Same;
     }
-    bool VisitMemberExpr(MemberExpr *) { return Same = false; }
-    bool VisitCXXThisExpr(CXXThisExpr *) { return Same = false; }
-    bool VisitCallExpr(CallExpr *Call) {
+    bool visitCall(CallExpr *Call) {
       // next_id(), rand(): a call with nothing to go on may differ.
       bool HasOperand = Call->getNumArgs() > 0 ||
                         (isa<CXXMemberCallExpr>(Call) &&
@@ -795,7 +820,7 @@ static bool sameKeyEachRun(const Expr *Key, const Stmt *Loop,
     const Stmt *Loop;
     const SourceManager &SM;
   } S(Loop, SM);
-  S.TraverseStmt(const_cast<Expr *>(Key));
+  S.walk(Key);
   return S.Same;
 }
 
@@ -887,7 +912,7 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   // Setting the first value in a constructor is no reset.
   for (Decl *D : userDecls(Ctx)) {
     ResetFinder Resets(L.Target);
-    Resets.TraverseDecl(D);
+    Resets.walkDecl(D);
     for (const Stmt *Reset : Resets.Resets)
       if (!isa_and_nonnull<CXXConstructorDecl>(enclosingFunction(Reset, Ctx)))
         return Reset;
@@ -955,7 +980,7 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
   bool Consumed = false, Reset = false;
   for (Decl *D : userDecls(Ctx)) {
     ResetFinder Resets(L.Target);
-    Resets.TraverseDecl(D);
+    Resets.walkDecl(D);
     Reset |= !Resets.Resets.empty();
     for (const CallExpr *Backward : backwardPassesInDecl(D))
       if (const Stmt *Body = enclosingFunctionBody(Backward, Ctx))

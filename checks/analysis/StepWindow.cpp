@@ -8,10 +8,10 @@
 #include "checks/analysis/Optimizers.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
@@ -49,25 +49,35 @@ static std::optional<double> constantOf(const Expr *E, const ASTContext &Ctx) {
 
 namespace {
 /// Whether a function body writes a variable after its declaration.
-class WritesOf : public RecursiveASTVisitor<WritesOf> {
+class WritesOf : public StmtWalk {
 public:
   explicit WritesOf(const ValueDecl *Var) : Var(Var) {}
   bool Found = false;
-  bool VisitBinaryOperator(BinaryOperator *Op) {
+  bool visit(Stmt *S) override {
+    if (auto *Op = dyn_cast<BinaryOperator>(S))
+      return visitBinaryOperator(Op);
+    if (auto *Op = dyn_cast<UnaryOperator>(S))
+      return visitUnaryOperator(Op);
+    if (auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+      return visitOperatorCall(Op);
+    return true;
+  }
+
+private:
+  bool visitBinaryOperator(BinaryOperator *Op) {
     Found |= Op->isAssignmentOp() && names(Op->getLHS());
     return !Found;
   }
-  bool VisitUnaryOperator(UnaryOperator *Op) {
+  bool visitUnaryOperator(UnaryOperator *Op) {
     Found |= (Op->isIncrementDecrementOp() || Op->getOpcode() == UO_AddrOf) &&
              names(Op->getSubExpr());
     return !Found;
   }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+  bool visitOperatorCall(CXXOperatorCallExpr *Op) {
     Found |= Op->isAssignmentOp() && Op->getNumArgs() == 2 && names(Op->getArg(0));
     return !Found;
   }
 
-private:
   bool names(const Expr *E) const { return referencedDecl(E) == Var; }
   const ValueDecl *Var;
 };
@@ -86,7 +96,7 @@ static const Expr *fixedValueOf(const Expr *E) {
   if (!Var->isLocalVarDecl() || !FD || !FD->hasBody())
     return nullptr;
   WritesOf Writes(Var);
-  Writes.TraverseStmt(FD->getBody());
+  Writes.walk(FD->getBody());
   return Writes.Found ? nullptr : Var->getInit();
 }
 
@@ -119,7 +129,7 @@ static bool setFromParameter(const Expr *Param, const Expr *Member) {
     if (!Def || !Def->hasBody() || isa<CXXConstructorDecl>(Def))
       continue;
     WritesOf Writes(Field);
-    Writes.TraverseStmt(Def->getBody());
+    Writes.walk(Def->getBody());
     if (Writes.Found)
       return false;
   }
@@ -171,15 +181,24 @@ bool hasFactor(const Expr *Divisor, const Expr *N, ASTContext &Ctx) {
 namespace {
 /// Whether a loop counts with a variable: increments it and sets it back
 /// to 0.
-class Counting : public RecursiveASTVisitor<Counting> {
+class Counting : public StmtWalk {
 public:
   explicit Counting(const ObjectPath &Counter) : Counter(Counter) {}
   bool Increments = false, Resets = false;
-  bool VisitUnaryOperator(UnaryOperator *Op) {
+  bool visit(Stmt *S) override {
+    if (auto *Op = dyn_cast<UnaryOperator>(S))
+      return visitUnaryOperator(Op);
+    if (auto *Op = dyn_cast<BinaryOperator>(S))
+      return visitBinaryOperator(Op);
+    return true;
+  }
+
+private:
+  bool visitUnaryOperator(UnaryOperator *Op) {
     Increments |= Op->isIncrementOp() && objectPath(Op->getSubExpr()) == Counter;
     return true;
   }
-  bool VisitBinaryOperator(BinaryOperator *Op) {
+  bool visitBinaryOperator(BinaryOperator *Op) {
     if (!(objectPath(Op->getLHS()) == Counter))
       return true;
     if (Op->getOpcode() == BO_AddAssign)
@@ -196,7 +215,6 @@ public:
     return true;
   }
 
-private:
   const ObjectPath &Counter;
 };
 } // namespace
@@ -210,7 +228,7 @@ static bool isCounter(const Expr *E, const Stmt *Loop) {
   if (!Counter.Known || !Counter.leaf())
     return false;
   Counting Count(Counter);
-  Count.TraverseStmt(const_cast<Stmt *>(Loop));
+  Count.walk(Loop);
   return Count.Increments && Count.Resets;
 }
 
@@ -336,11 +354,14 @@ const Expr *scaledInPlace(const Expr *E) {
 
 /// Finds a division by N in what it visits, and a function of the user's
 /// handed N.
-class DivisionFinder : public RecursiveASTVisitor<DivisionFinder> {
+class DivisionFinder : public StmtWalk {
 public:
   DivisionFinder(const Expr *N, ASTContext &Ctx) : N(N), Ctx(Ctx) {}
   bool Found = false;
-  bool VisitExpr(Expr *E) {
+  bool visit(Stmt *S) override {
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return true;
     if (const Expr *Divisor = divisorOf(E); Divisor && hasFactor(Divisor, N, Ctx))
       Found = true;
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
@@ -359,16 +380,19 @@ private:
 
 bool dividesBy(const Stmt *S, const Expr *N, ASTContext &Ctx) {
   DivisionFinder Finder(N, Ctx);
-  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  Finder.walk(S);
   return Finder.Found;
 }
 
 /// The in-place scalings by 1/N of a function body: what each writes.
-class InPlaceScalings : public RecursiveASTVisitor<InPlaceScalings> {
+class InPlaceScalings : public StmtWalk {
 public:
   InPlaceScalings(const Expr *N, ASTContext &Ctx) : N(N), Ctx(Ctx) {}
   llvm::SmallVector<const Expr *, 4> Targets;
-  bool VisitExpr(Expr *E) {
+  bool visit(Stmt *S) override {
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return true;
     const Expr *Target = scaledInPlace(E);
     if (!Target)
       return true;
@@ -408,7 +432,7 @@ bool scaledBy(const CallExpr *Backward, const Expr *N, const Stmt *Loop,
         return true;
   // In place, on what the roots come from or on a gradient.
   InPlaceScalings InPlace(N, Ctx);
-  InPlace.TraverseStmt(const_cast<Stmt *>(FunctionBody));
+  InPlace.walk(FunctionBody);
   for (const Expr *Target : InPlace.Targets) {
     if ((isGradientOf(inPlaceChainRoot(Target)) || isGradientOf(Target)) &&
         contains(Loop, Target))
@@ -418,11 +442,14 @@ bool scaledBy(const CallExpr *Backward, const Expr *N, const Stmt *Loop,
         return true;
   }
   // A gradient replaced by a scaled one: `p.mutable_grad() = p.grad() / N`.
-  class GradientWrites : public RecursiveASTVisitor<GradientWrites> {
+  class GradientWrites : public StmtWalk {
   public:
     GradientWrites(const Expr *N, ASTContext &Ctx) : N(N), Ctx(Ctx) {}
     bool Found = false;
-    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    bool visit(Stmt *S) override {
+      const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      if (!Op)
+        return true;
       if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
           isGradientOf(Op->getArg(0)) && dividesBy(Op->getArg(1), N, Ctx))
         Found = true;
@@ -433,7 +460,7 @@ bool scaledBy(const CallExpr *Backward, const Expr *N, const Stmt *Loop,
     const Expr *N;
     ASTContext &Ctx;
   } Writes(N, Ctx);
-  Writes.TraverseStmt(const_cast<Stmt *>(Loop));
+  Writes.walk(Loop);
   return Writes.Found;
 }
 

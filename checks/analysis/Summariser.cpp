@@ -7,9 +7,9 @@
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -42,13 +42,17 @@ static unsigned elementsOf(QualType T) {
 namespace {
 
 /// The functions of the main file that another unit may call.
-class Summarisable : public RecursiveASTVisitor<Summarisable> {
+class Summarisable : public StmtWalk {
 public:
-  explicit Summarisable(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
-  bool shouldVisitLambdaBody() const { return false; }
+  explicit Summarisable(ASTContext &Ctx)
+      : StmtWalk(Options{/*TemplateInstantiations=*/false,
+                         /*LambdaBodies=*/false}),
+        SM(Ctx.getSourceManager()) {}
 
-  bool VisitFunctionDecl(FunctionDecl *FD) {
+  bool visitDecl(Decl *D) override {
+    auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD)
+      return true;
     // A class whose methods the main file defines: its members' state.
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
         MD && FD->doesThisDeclarationHaveABody() && FD->isOutOfLine() &&
@@ -71,7 +75,10 @@ public:
   }
 
   /// A call of a function whose body the unit does not have.
-  bool VisitCallExpr(CallExpr *Call) {
+  bool visit(Stmt *S) override {
+    auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return true;
     if (Call->isInstantiationDependent() ||
         SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
       return true;
@@ -101,7 +108,7 @@ private:
 FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
   FunctionSummaries Out;
   Summarisable Finder(Ctx);
-  Finder.TraverseAST(Ctx);
+  Finder.walkDecl(Ctx.getTranslationUnitDecl());
   const SourceManager &SM = Ctx.getSourceManager();
   auto Where = [&](const Stmt *S) -> std::string {
     PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S->getBeginLoc()));

@@ -5,38 +5,50 @@
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
 namespace torch_tidy::analysis {
 
 namespace {
-class AssignmentCollector : public RecursiveASTVisitor<AssignmentCollector> {
+class AssignmentCollector : public StmtWalk {
 public:
   using Map = llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const Expr *, 2>>;
   explicit AssignmentCollector(Map &Stored) : Stored(Stored) {}
 
-  bool VisitVarDecl(VarDecl *VD) {
-    if (const Expr *Init = VD->getInit())
-      Stored[VD].push_back(Init);
+  bool visitDecl(Decl *D) override {
+    if (const auto *VD = dyn_cast<VarDecl>(D))
+      if (const Expr *Init = VD->getInit())
+        Stored[VD].push_back(Init);
     return true;
   }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
+  bool visit(Stmt *S) override {
+    if (auto *BO = dyn_cast<BinaryOperator>(S))
+      return visitBinaryOperator(BO);
+    if (auto *Call = dyn_cast<CXXOperatorCallExpr>(S))
+      return visitOperatorCall(Call);
+    if (auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+      return visitMemberCall(Call);
+    return true;
+  }
+
+private:
+  bool visitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
       store(BO->getLHS(), BO->getRHS());
     return true;
   }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
+  bool visitOperatorCall(CXXOperatorCallExpr *Call) {
     if (Call->isAssignmentOp() && Call->getNumArgs() == 2)
       store(Call->getArg(0), Call->getArg(1));
     return true;
   }
   /// v.push_back(e), t.add_(e), buf.index_put_(i, e): the object now holds
   /// (or is computed from) e too.
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+  bool visitMemberCall(CXXMemberCallExpr *Call) {
     const Expr *Object = Call->getImplicitObjectArgument();
     const ValueDecl *D = Object ? referencedDecl(containerOf(Object)) : nullptr;
     if (!D)
@@ -49,7 +61,6 @@ public:
     return true;
   }
 
-private:
   void store(const Expr *LHS, const Expr *RHS) {
     // v = e, v[k] = e, buf.select(0, i) = e.
     if (const ValueDecl *D = referencedDecl(containerOf(LHS))) {
@@ -63,7 +74,7 @@ private:
 };
 
 /// Every variable or field named inside an expression.
-class NamedDeclCollector : public RecursiveASTVisitor<NamedDeclCollector> {
+class NamedDeclCollector : public StmtWalk {
 public:
   llvm::SmallVector<const ValueDecl *, 8> Decls;
   /// The objects whose tensor-holding members are read (`buffer` in
@@ -71,14 +82,19 @@ public:
   /// whatever their own type: what is computed from a part of an object is
   /// computed from the object.
   llvm::SmallVector<const ValueDecl *, 4> Holders;
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    Decls.push_back(Ref->getDecl());
+  bool visit(Stmt *S) override {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      Decls.push_back(Ref->getDecl());
+    else if (const auto *Member = dyn_cast<MemberExpr>(S))
+      visitMember(Member);
     return true;
   }
-  bool VisitMemberExpr(MemberExpr *Member) {
+
+private:
+  void visitMember(const MemberExpr *Member) {
     Decls.push_back(Member->getMemberDecl());
     if (!holdsTensorsOrFields(Member->getType()))
-      return true;
+      return;
     for (const Expr *Base = Member->getBase()->IgnoreParenImpCasts(); Base;) {
       if (const auto *Inner = dyn_cast<MemberExpr>(Base)) {
         Holders.push_back(Inner->getMemberDecl());
@@ -89,14 +105,13 @@ public:
         break;
       }
     }
-    return true;
   }
 };
 } // namespace
 
 TensorSources::TensorSources(const Stmt *FunctionBody) {
   if (FunctionBody)
-    AssignmentCollector(StoredInto).TraverseStmt(const_cast<Stmt *>(FunctionBody));
+    AssignmentCollector(StoredInto).walk(FunctionBody);
 }
 
 DeclSet TensorSources::sourcesOf(const Expr *E) const {
@@ -106,7 +121,7 @@ DeclSet TensorSources::sourcesOf(const Expr *E) const {
   while (!Work.empty()) {
     const Expr *Cur = Work.pop_back_val();
     NamedDeclCollector Names;
-    Names.TraverseStmt(const_cast<Expr *>(Cur));
+    Names.walk(Cur);
     for (const ValueDecl *D : Names.Decls) {
       if (!isa<VarDecl, FieldDecl, BindingDecl>(D) || !Seen.insert(D).second)
         continue;
@@ -171,7 +186,7 @@ DeclSet TensorSources::sourcesOfDecl(const ValueDecl *D) const {
 DeclSet TensorSources::namedIn(const Expr *E) const {
   DeclSet Result;
   NamedDeclCollector Names;
-  Names.TraverseStmt(const_cast<Expr *>(E));
+  Names.walk(E);
   for (const ValueDecl *D : Names.Decls)
     if (isa<VarDecl, FieldDecl, BindingDecl>(D) && holdsTensors(D->getType()))
       Result.insert(D);

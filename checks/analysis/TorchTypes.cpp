@@ -4,7 +4,7 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/Names.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "checks/analysis/Walk.h"
 #include "clang/Basic/SourceManager.h"
 
 #include "clang/AST/ASTContext.h"
@@ -289,18 +289,19 @@ bool isForwardCall(const Expr *E, const NameGuesses &Names) {
 
 llvm::SmallVector<const CallExpr *, 4> forwardCallsIn(const Stmt *S,
                                                       const NameGuesses &Names) {
-  class Forwards : public RecursiveASTVisitor<Forwards> {
+  class Forwards : public StmtWalk {
   public:
     explicit Forwards(const NameGuesses &Names) : Names(Names) {}
     llvm::SmallVector<const CallExpr *, 4> Found;
     const NameGuesses &Names;
-    bool VisitCallExpr(CallExpr *Call) {
-      if (isForwardCall(Call, Names))
+    bool visit(Stmt *S) override {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (Call && isForwardCall(Call, Names))
         Found.push_back(Call);
       return true;
     }
   } Finder(Names);
-  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  Finder.walk(S);
   return std::move(Finder.Found);
 }
 

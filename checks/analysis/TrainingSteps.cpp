@@ -4,8 +4,9 @@
 
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -40,12 +41,13 @@ bool callsOutOfView(const CallExpr *Call, const ASTContext &Ctx) {
 
 namespace {
 /// The calls a body makes, outside the lambdas it defines.
-class CallsIn : public RecursiveASTVisitor<CallsIn> {
+class CallsIn : public StmtWalk {
 public:
   llvm::SmallVector<const CallExpr *, 8> Calls;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitCallExpr(CallExpr *Call) {
-    Calls.push_back(Call);
+  bool enter(Stmt *S) override { return !isa<LambdaExpr>(S); }
+  bool visit(Stmt *S) override {
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Calls.push_back(Call);
     return true;
   }
 };
@@ -61,7 +63,7 @@ static bool callTrainsImpl(const CallExpr *Call, const ASTContext &Ctx,
   if (Depth >= 2)
     return false;
   CallsIn Inner;
-  Inner.TraverseStmt(const_cast<Stmt *>(Body));
+  Inner.walk(Body);
   return llvm::any_of(Inner.Calls, [&](const CallExpr *C) {
     return callTrainsImpl(C, Ctx, Depth + 1);
   });

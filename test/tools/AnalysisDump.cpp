@@ -20,7 +20,8 @@
 // for `probe_differentiated(expr)`, D: LINE:COL: differentiated=<yes|no>
 // for `probe_discarded(var)`, whether the history of the local variable's
 //   initializer is thrown away in its function: LINE:COL: discarded=<yes|no>
-// and the probes of the training-loop analyses (TrainingProbes.cpp).
+// and the probes of the training-loop analyses (TrainingProbes.cpp) and of
+// the shared walk (WalkProbes.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +52,10 @@ using torch_tidy::analysis::stripWrappers;
 llvm::ArrayRef<llvm::StringRef> trainingProbeNames();
 bool printTrainingProbe(llvm::StringRef Probe, const clang::CallExpr *Call,
                         clang::ASTContext &Ctx, llvm::raw_ostream &OS);
+// WalkProbes.cpp
+llvm::ArrayRef<llvm::StringRef> walkProbeNames();
+bool printWalkProbe(llvm::StringRef Probe, const clang::CallExpr *Call,
+                    clang::ASTContext &Ctx, llvm::raw_ostream &OS);
 
 static llvm::cl::OptionCategory Category("torch-tidy-analysis-dump");
 static llvm::cl::opt<std::string>
@@ -87,7 +92,8 @@ public:
     llvm::outs() << SM.getExpansionLineNumber(Loc) << ":"
                  << SM.getExpansionColumnNumber(Loc) << ": ";
     llvm::StringRef Probe = Call->getDirectCallee()->getName();
-    if (printTrainingProbe(Probe, Call, Ctx, llvm::outs()))
+    if (printTrainingProbe(Probe, Call, Ctx, llvm::outs()) ||
+        printWalkProbe(Probe, Call, Ctx, llvm::outs()))
       return;
     if (Probe == "probe_history") {
       analysesFor(Ctx);
@@ -235,5 +241,8 @@ int main(int argc, const char **argv) {
   Finder.addMatcher(
       callExpr(callee(functionDecl(hasAnyName(trainingProbeNames())))).bind("probe"),
                     &Print);
+  Finder.addMatcher(
+      callExpr(callee(functionDecl(hasAnyName(walkProbeNames())))).bind("probe"),
+      &Print);
   return Tool.run(tooling::newFrontendActionFactory(&Finder).get());
 }

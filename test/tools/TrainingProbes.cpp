@@ -28,8 +28,8 @@
 #include "checks/analysis/Optimizers.h"
 #include "checks/analysis/StepWindow.h"
 #include "checks/analysis/TrainingSteps.h"
+#include "checks/analysis/Walk.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -135,17 +135,18 @@ bool printTrainingProbe(llvm::StringRef Probe, const CallExpr *Call,
       OS << "\n";
       return true;
     }
-    class Steps : public RecursiveASTVisitor<Steps> {
+    class Steps : public StmtWalk {
     public:
       const CallExpr *Found = nullptr;
-      bool VisitCallExpr(CallExpr *C) {
-        if (!Found && isOptimizerStep(C))
+      bool visit(Stmt *S) override {
+        const auto *C = dyn_cast<CallExpr>(S);
+        if (C && !Found && isOptimizerStep(C))
           Found = C;
         return true;
       }
     } Finder;
     if (Loop)
-      Finder.TraverseStmt(const_cast<Stmt *>(Loop));
+      Finder.walk(Loop);
     if (Finder.Found)
       Window = stepWindowOf(Finder.Found, Loop, Ctx);
     const FunctionDecl *Function = enclosingFunction(Call, Ctx);
