@@ -108,8 +108,9 @@ bool walksGraphOfValue(const CallExpr *Backward, const Expr *Value,
 
 namespace {
 /// Whether \p S runs a forward pass: itself, or in the body of a function
-/// of the unit that it calls (`losses = compute_losses(model, x)`), a few
-/// calls deep.
+/// of the unit that it calls (`losses = compute_losses(model, x)`) or a
+/// constructor it runs (`Losses(model, x)`, with its member initializers),
+/// a few calls deep.
 bool runsForward(const Stmt *S, const NameGuesses &Names, unsigned Depth = 0) {
   if (!S)
     return false;
@@ -121,8 +122,12 @@ bool runsForward(const Stmt *S, const NameGuesses &Names, unsigned Depth = 0) {
   public:
     llvm::SmallVector<const FunctionDecl *, 4> Callees;
     bool visit(Stmt *S) override {
-      const auto *Call = dyn_cast<CallExpr>(S);
-      if (const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr)
+      const FunctionDecl *Callee = nullptr;
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        Callee = Call->getDirectCallee();
+      else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
+        Callee = Construct->getConstructor();
+      if (Callee)
         if (const FunctionDecl *Def = Callee->getDefinition();
             Def && Def->hasBody() && !llvm::is_contained(Callees, Def))
           Callees.push_back(Def);
@@ -132,8 +137,13 @@ bool runsForward(const Stmt *S, const NameGuesses &Names, unsigned Depth = 0) {
   Found.walk(S);
   return llvm::any_of(Found.Callees, [&](const FunctionDecl *Def) {
     const SourceManager &SM = Def->getASTContext().getSourceManager();
-    return !SM.isInSystemHeader(Def->getLocation()) &&
-           runsForward(Def->getBody(), Names, Depth + 1);
+    if (SM.isInSystemHeader(Def->getLocation()))
+      return false;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten() && runsForward(Init->getInit(), Names, Depth + 1))
+          return true;
+    return runsForward(Def->getBody(), Names, Depth + 1);
   });
 }
 

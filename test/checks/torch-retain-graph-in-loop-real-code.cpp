@@ -51,6 +51,42 @@ void fit_physics(torch::nn::Linear &net, const torch::Tensor &x,
   }
 }
 
+// The losses built by a constructor that runs the forward (through a
+// method of its own), in a closure called each epoch: each iteration's
+// graph is its own.
+struct BeamLosses {
+  torch::Tensor physics, total;
+  BeamLosses() = default;
+  BeamLosses(torch::nn::Linear &net, const torch::Tensor &x) {
+    physics_loss(net, x);
+    total = 2.0 * physics;
+  }
+  void physics_loss(torch::nn::Linear &net, const torch::Tensor &x) {
+    physics = net(x).pow(2).mean();
+  }
+  static BeamLosses compute(torch::nn::Linear &net, const torch::Tensor &x) {
+    return BeamLosses(net, x);
+  }
+};
+
+void fit_beam(torch::nn::Linear &net, const torch::Tensor &x,
+              torch::optim::SGD &optimizer) {
+  for (int epoch = 0; epoch < 100; ++epoch) {
+    BeamLosses losses{};
+    auto closure = [&]() -> torch::Tensor {
+      optimizer.zero_grad();
+      losses = BeamLosses::compute(net, x);
+      auto loss = losses.total;
+      loss.backward({}, /*retain_graph=*/true);
+      // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: retain_graph=true in a loop keeps the autograd graph
+      // CHECK-FIXES: loss.backward({});
+      return loss;
+    };
+    closure();
+    optimizer.step();
+  }
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // One forward feeds every task's loss; each task's backward pass needs the
