@@ -336,7 +336,7 @@ void EvalWithoutGradGuardCheck::storeOptions(
 }
 
 void EvalWithoutGradGuardCheck::onStartOfTranslationUnit() {
-  Facts.reset();
+  Facts.reset(HistoryOpts.Summaries);
   Findings.clear();
 }
 

@@ -21,7 +21,7 @@ public:
     return LangOpts.CPlusPlus;
   }
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
-  void onStartOfTranslationUnit() override { Facts.reset(); }
+  void onStartOfTranslationUnit() override { Facts.reset(HistoryOpts.Summaries); }
 
 protected:
   /// Why the FunctionSummaries file could not be read (said once).

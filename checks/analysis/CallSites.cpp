@@ -4,6 +4,7 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/Walk.h"
+#include "clang/AST/DeclCXX.h"
 
 using namespace clang;
 
@@ -49,7 +50,9 @@ private:
 };
 } // namespace
 
-CallSites::CallSites(ASTContext &Ctx) {
+CallSites::CallSites(ASTContext &Ctx,
+                     std::shared_ptr<const FunctionSummaries> Summaries)
+    : Elsewhere(std::move(Summaries)) {
   CallCollector Collector(Calls, Escaping);
   for (Decl *D : userDecls(Ctx))
     Collector.walkDecl(D);
@@ -65,6 +68,16 @@ CallSites::of(const FunctionDecl *FD) const {
   if (It == Calls.end())
     return llvm::ArrayRef<const CallExpr *>();
   return llvm::ArrayRef<const CallExpr *>(It->second);
+}
+
+const CalledSummary *
+CallSites::calledElsewhere(const FunctionDecl *FD, bool OnlyOff) const {
+  if (!Elsewhere || !FD || !FD->isExternallyVisible())
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda())
+    return nullptr;
+  return Elsewhere->called(FD, OnlyOff);
 }
 
 } // namespace torch_tidy::analysis

@@ -8,6 +8,7 @@
 #ifndef TORCH_TIDY_ANALYSIS_CALLSITES_H
 #define TORCH_TIDY_ANALYSIS_CALLSITES_H
 
+#include "checks/analysis/SummaryData.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -15,22 +16,42 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <memory>
 #include <optional>
 
 namespace torch_tidy::analysis {
 
 /// Every call of every function defined outside system headers, in one
 /// translation unit: a function whose every call site is guarded runs
-/// guarded.
+/// guarded. With the project's summaries, also the grad mode of the calls
+/// in other units.
 class CallSites {
 public:
-  explicit CallSites(clang::ASTContext &Ctx);
+  explicit CallSites(clang::ASTContext &Ctx,
+                     std::shared_ptr<const FunctionSummaries> Elsewhere = nullptr);
   /// The calls of \p FD; std::nullopt when its address escapes (it is
   /// passed or stored), so that not every caller is known.
   std::optional<llvm::ArrayRef<const clang::CallExpr *>>
   of(const clang::FunctionDecl *FD) const;
+  /// Every call found, by callee (its canonical declaration).
+  const llvm::DenseMap<const clang::FunctionDecl *,
+                       llvm::SmallVector<const clang::CallExpr *, 2>> &
+  all() const {
+    return Calls;
+  }
+  /// The functions whose address escapes in the unit.
+  const llvm::DenseSet<const clang::FunctionDecl *> &escaping() const {
+    return Escaping;
+  }
+  /// The grad mode that calls of \p FD in other units run it in, from the
+  /// summaries; null when none says (no summaries, no call elsewhere, or
+  /// \p FD is not one another unit can call: a lambda, a function of the
+  /// unit alone). \p OnlyOff as for FunctionSummaries::called.
+  const CalledSummary *calledElsewhere(const clang::FunctionDecl *FD,
+                                       bool OnlyOff = false) const;
 
 private:
+  std::shared_ptr<const FunctionSummaries> Elsewhere;
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::SmallVector<const clang::CallExpr *, 2>>
       Calls;

@@ -432,16 +432,27 @@ static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
                                  const NameGuesses &Names, unsigned Depth);
 
 /// The grad state on entry to \p FD: that of its callers when every one of
-/// them is known and agrees.
+/// them is known and agrees, those of other units (as the summaries say)
+/// included.
 static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
                             const CallSites *Callers, const NameGuesses &Names,
                             unsigned Depth) {
   if (!Callers || Depth > 4)
     return GradState::Recording;
   auto Sites = Callers->of(FD);
-  if (!Sites || Sites->empty())
+  if (!Sites)
+    return GradState::Recording;
+  // With no call in the unit, calls elsewhere with grad mode on answer as
+  // none do.
+  const CalledSummary *Elsewhere =
+      Callers->calledElsewhere(FD, /*OnlyOff=*/Sites->empty());
+  if (Sites->empty() && !Elsewhere)
     return GradState::Recording;
   bool AllGuarded = true, AnyRecording = false;
+  if (Elsewhere) {
+    AllGuarded = Elsewhere->GradMode == CalledSummary::Off;
+    AnyRecording = Elsewhere->GradMode == CalledSummary::On;
+  }
   for (const CallExpr *Site : *Sites) {
     GradState State = gradStateAtImpl(Site, Ctx, Callers, Names, Depth + 1);
     AllGuarded &= State == GradState::NotRecording;

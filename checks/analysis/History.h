@@ -251,13 +251,16 @@ private:
 /// the call sites (for G) and the H cache. Reset at each new TU.
 class TranslationUnitFacts {
 public:
-  void reset() {
+  /// Forgets the last unit's answers; \p Summaries (the project's, when
+  /// known) say in what grad mode other units call this unit's functions.
+  void reset(std::shared_ptr<const FunctionSummaries> Summaries = nullptr) {
     History.reset();
     Callers.reset();
+    Elsewhere = std::move(Summaries);
   }
   const CallSites &callers(clang::ASTContext &Ctx) {
     if (!Callers)
-      Callers = std::make_unique<CallSites>(Ctx);
+      Callers = std::make_unique<CallSites>(Ctx, Elsewhere);
     return *Callers;
   }
   HistoryAnalysis &history(clang::ASTContext &Ctx, HistoryOptions Options) {
@@ -267,6 +270,7 @@ public:
   }
 
 private:
+  std::shared_ptr<const FunctionSummaries> Elsewhere;
   std::unique_ptr<CallSites> Callers;
   std::unique_ptr<HistoryAnalysis> History;
 };

@@ -117,8 +117,28 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
                              std::to_string(P.getColumn())
                        : "";
   };
+  CallSites Sites(Ctx);
+  // The grad mode of every call of a function whose body is in another
+  // unit (G, with this unit's callers), and those whose address escapes
+  // here, so that not every caller is known.
+  auto Mode = [](GradState S) {
+    return S == GradState::NotRecording ? CalledSummary::Off
+           : S == GradState::Recording  ? CalledSummary::On
+                                        : CalledSummary::Unknown;
+  };
+  for (const auto &[FD, Calls] : Sites.all()) {
+    if (!userBodyNotInUnit(FD, SM) || !FD->isExternallyVisible())
+      continue;
+    std::string Key = FunctionSummaries::keyOf(FD);
+    for (const CallExpr *Call : Calls)
+      if (!Call->isInstantiationDependent())
+        Out.addCalled(Key, Mode(gradStateAt(Call, Ctx, &Sites, Options.names())),
+                      Where(Call));
+  }
+  for (const FunctionDecl *FD : Sites.escaping())
+    if (userBodyNotInUnit(FD, SM) && FD->isExternallyVisible())
+      Out.addCalled(FunctionSummaries::keyOf(FD), CalledSummary::Unknown, "");
   if (!Finder.Classes.empty()) {
-    CallSites Sites(Ctx);
     HistoryAnalysis History(Ctx, &Sites, Options);
     for (const CXXRecordDecl *Class : Finder.Classes) {
       const CXXRecordDecl *Def = Class->getDefinition();
@@ -133,7 +153,6 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
     }
   }
   if (!Finder.Calls.empty() || !Finder.Results.empty()) {
-    CallSites Sites(Ctx);
     HistoryAnalysis History(Ctx, &Sites, Options);
     for (const CallExpr *Call : Finder.Results)
       Out.addUsed(FunctionSummaries::keyOf(Call->getDirectCallee()),

@@ -37,8 +37,10 @@ RecordSummaryQueries::~RecordSummaryQueries() { Recording = Previous; }
 
 // Queries are "f:<function>" (what it returns), "p:<index>:<function>"
 // (what its parameter is passed), "u:<function>" (what its result is used
-// for) and "m:<member>".
+// for), "c:<function>" (the grad mode it is called in; "C:" when calls
+// with grad mode on answer as no call does) and "m:<member>".
 static constexpr const char *ReturnsQuery = "f:", *UsedQuery = "u:",
+                            *CalledQuery = "c:", *CalledOffQuery = "C:",
                             *MemberQuery = "m:";
 static std::string passedQuery(llvm::StringRef Key, unsigned Index) {
   return "p:" + std::to_string(Index) + ":" + Key.str();
@@ -157,6 +159,37 @@ void FunctionSummaries::addUsed(const std::string &Key, bool Differentiated,
     U.At = At.str();
 }
 
+const CalledSummary *FunctionSummaries::called(const FunctionDecl *FD,
+                                               bool OnlyOff) const {
+  if (Recording)
+    record(OnlyOff ? CalledOffQuery : CalledQuery, keyOf(FD));
+  if (Called.empty())
+    return nullptr;
+  auto It = Called.find(keyOf(FD));
+  return It == Called.end() ? nullptr : &It->second;
+}
+
+void FunctionSummaries::addCalled(const std::string &Key,
+                                  CalledSummary::Mode Mode,
+                                  llvm::StringRef At) {
+  auto [It, New] = Called.try_emplace(Key, CalledSummary{Mode, At.str()});
+  if (New)
+    return;
+  CalledSummary &C = It->second;
+  // The witness: the first call in the merged mode, whatever order the
+  // units are merged in.
+  if (Mode > C.GradMode)
+    C = CalledSummary{Mode, At.str()};
+  else if (Mode == C.GradMode && !At.empty() && (C.At.empty() || At < C.At))
+    C.At = At.str();
+}
+
+static const char *modeText(CalledSummary::Mode Mode) {
+  return Mode == CalledSummary::Off     ? "off"
+         : Mode == CalledSummary::On    ? "on"
+                                        : "unknown";
+}
+
 void FunctionSummaries::merge(const FunctionSummaries &Other) {
   for (const auto &[Key, M] : Other.Members)
     addMember(Key, M.Passed, M.At);
@@ -167,6 +200,8 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
       addPassed(Key, Index, P.Passed, P.At, P.Walked);
   for (const auto &[Key, U] : Other.Used)
     addUsed(Key, U.Differentiated, U.At);
+  for (const auto &[Key, C] : Other.Called)
+    addCalled(Key, C.GradMode, C.At);
 }
 
 static std::string wordsText(Carries C) {
@@ -180,7 +215,8 @@ static std::string answerTo(
     const std::map<std::string, FunctionSummary> &Functions,
     const std::map<std::string, std::map<unsigned, PassedSummary>> &Passed,
     const std::map<std::string, PassedSummary> &Members,
-    const std::map<std::string, UsedSummary> &Used) {
+    const std::map<std::string, UsedSummary> &Used,
+    const std::map<std::string, CalledSummary> &Called) {
   auto Passing = [](const PassedSummary &P) {
     return wordsText(P.Passed) + " " + P.At + (P.Walked ? " walked" : "");
   };
@@ -199,6 +235,17 @@ static std::string answerTo(
     return It == Used.end() ? "-"
                             : (It->second.Differentiated ? "D " : "N ") +
                                   It->second.At;
+  }
+  // The mode only: where the witness is does not change an analysis.
+  if (Query.consume_front(CalledQuery)) {
+    auto It = Called.find(Query.str());
+    return It == Called.end() ? "-" : modeText(It->second.GradMode);
+  }
+  if (Query.consume_front(CalledOffQuery)) {
+    auto It = Called.find(Query.str());
+    return It == Called.end() || It->second.GradMode == CalledSummary::On
+               ? "-"
+               : modeText(It->second.GradMode);
   }
   if (Query.consume_front(MemberQuery)) {
     auto It = Members.find(Query.str());
@@ -220,13 +267,13 @@ std::string
 FunctionSummaries::answersTo(const std::set<std::string> &Queries) const {
   std::string Text;
   for (const std::string &Q : Queries)
-    Text += Q + " -> " + answerTo(Q, Functions, Passed, Members, Used) + "\n";
+    Text += Q + " -> " + answerTo(Q, Functions, Passed, Members, Used, Called) + "\n";
   return Text;
 }
 
 bool FunctionSummaries::answersAny(const std::set<std::string> &Queries) const {
   return llvm::any_of(Queries, [&](const std::string &Q) {
-    return answerTo(Q, Functions, Passed, Members, Used) != "-";
+    return answerTo(Q, Functions, Passed, Members, Used, Called) != "-";
   });
 }
 
@@ -268,6 +315,8 @@ llvm::json::Value FunctionSummaries::toJSON() const {
     Keys.insert(Entry.first);
   for (const auto &Entry : Used)
     Keys.insert(Entry.first);
+  for (const auto &Entry : Called)
+    Keys.insert(Entry.first);
   llvm::json::Array List;
   for (const std::string &Key : Keys) {
     llvm::json::Array Returns, PassedList;
@@ -288,6 +337,9 @@ llvm::json::Value FunctionSummaries::toJSON() const {
     if (auto It = Used.find(Key); It != Used.end())
       Entry["used"] = llvm::json::Object{
           {"differentiated", It->second.Differentiated}, {"at", It->second.At}};
+    if (auto It = Called.find(Key); It != Called.end())
+      Entry["called"] = llvm::json::Object{
+          {"grad_mode", modeText(It->second.GradMode)}, {"at", It->second.At}};
     List.push_back(std::move(Entry));
   }
   llvm::json::Array MemberList;
@@ -366,6 +418,26 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
         return false;
       }
       Out.addUsed(Key->str(), *Differentiated, *At);
+    }
+    // Optional: files written before calls' grad mode was summarised have
+    // none.
+    if (const llvm::json::Value *CV = F->get("called")) {
+      const llvm::json::Object *C = CV->getAsObject();
+      std::optional<llvm::StringRef> Mode =
+          C ? C->getString("grad_mode") : std::nullopt;
+      std::optional<llvm::StringRef> At = C ? C->getString("at") : std::nullopt;
+      std::optional<CalledSummary::Mode> Parsed;
+      if (Mode == "off")
+        Parsed = CalledSummary::Off;
+      else if (Mode == "on")
+        Parsed = CalledSummary::On;
+      else if (Mode == "unknown")
+        Parsed = CalledSummary::Unknown;
+      if (!Parsed || !At) {
+        Error = "a malformed call summary of '" + Key->str() + "'";
+        return false;
+      }
+      Out.addCalled(Key->str(), *Parsed, *At);
     }
   }
   // Optional: files written before members were summarised have none.

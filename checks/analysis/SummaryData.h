@@ -62,6 +62,19 @@ struct UsedSummary {
   std::string At;
 };
 
+/// The grad mode the calls of a function in other units run it in: Off
+/// when every one runs with grad mode off (a no-grad guard around it, or
+/// every call of its caller guarded, as G says there), On when one at
+/// least records a graph, Unknown otherwise (a branch decides, or its
+/// address is taken there, so that not every caller is known); and where
+/// (the first call found in that mode).
+struct CalledSummary {
+  /// In the order merging goes: Off < Unknown < On.
+  enum Mode { Off, Unknown, On };
+  Mode GradMode = Off;
+  std::string At;
+};
+
 class FunctionSummaries {
 public:
   /// The name a function is known by in every unit: its qualified name,
@@ -76,12 +89,18 @@ public:
   /// What calls in other units do with what \p FD returns; null when no
   /// unit summarised calls it.
   const UsedSummary *used(const clang::FunctionDecl *FD) const;
+  /// The grad mode the calls of \p FD in other units run it in; null when
+  /// no unit summarised a call of it. \p OnlyOff: the asker treats calls
+  /// with grad mode on as it treats no call at all (it has no call of its
+  /// own), so that only Off and Unknown answer it differently.
+  const CalledSummary *called(const clang::FunctionDecl *FD,
+                              bool OnlyOff = false) const;
   /// What the methods of another unit may leave in member \p Field of
   /// their class (Carries::graph(), and where the first such write is).
   const PassedSummary *member(const clang::FieldDecl *Field) const;
   bool empty() const {
     return Functions.empty() && Passed.empty() && Members.empty() &&
-           Used.empty();
+           Used.empty() && Called.empty();
   }
   bool hasPassed() const { return !Passed.empty(); }
 
@@ -97,6 +116,11 @@ public:
   /// Records that a call at \p At of the function \p Key may
   /// differentiate what it returns, or not.
   void addUsed(const std::string &Key, bool Differentiated, llvm::StringRef At);
+
+  /// Records that a call at \p At of the function \p Key runs it in grad
+  /// mode \p Mode.
+  void addCalled(const std::string &Key, CalledSummary::Mode Mode,
+                 llvm::StringRef At);
 
   /// Records that a method defined in the unit may leave history (\p C)
   /// in the member \p Key (its qualified name), written at \p At.
@@ -119,6 +143,7 @@ private:
   std::map<std::string, std::map<unsigned, PassedSummary>> Passed;
   std::map<std::string, PassedSummary> Members;
   std::map<std::string, UsedSummary> Used;
+  std::map<std::string, CalledSummary> Called;
 };
 
 /// While one lives, every summary a lookup of this thread asks for (found
