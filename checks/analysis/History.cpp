@@ -6,6 +6,7 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
+#include "checks/analysis/ModuleMode.h"
 #include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/Walk.h"
@@ -393,8 +394,13 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
   }
   if (const ValueDecl *D = referencedDecl(E))
     return ofDecl(D, E, Element);
-  if (const auto *Call = dyn_cast<CallExpr>(E))
-    return guarded(E) ? Carries::none() : ofCall(Call, Element);
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // Packing values into a tuple, or taking one out, records nothing even
+    // with grad mode on: under a guard, the values keep what they carry.
+    const FunctionDecl *FD = Call->getDirectCallee();
+    bool Packs = FD && (isTupleMaker(FD) || getIndex(FD));
+    return guarded(E) && !Packs ? Carries::none() : ofCall(Call, Element);
+  }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
     if (guarded(E))
       return Carries::none();
@@ -435,6 +441,8 @@ Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
         return Carries::unknown();
       if (AssumedSet.insert(Call).second)
         Assumed.push_back(Call);
+    } else if (auto InView = ofForwardInView(Call, Element)) {
+      return *InView;
     }
     return Carries::graph();
   }
@@ -695,6 +703,43 @@ Carries HistoryAnalysis::returnedBy(const FunctionDecl *Def, int Element) {
   for (const Expr *Value : returnedValues(Def->getBody()))
     if (!guarded(Value))
       Result |= of(Value, Element);
+  return Result;
+}
+
+std::optional<Carries> HistoryAnalysis::ofForwardInView(const CallExpr *Call,
+                                                        int Element) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *MD = Member ? Member->getMethodDecl() : nullptr;
+  if (!MD || mayBeOverridden(MD))
+    return std::nullopt;
+  const FunctionDecl *Def = MD->getDefinition();
+  if (!Def || !Def->hasBody() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
+      CallStack.size() >= 4 ||
+      llvm::any_of(CallStack, [&](const CallExpr *Active) {
+        return Active->getDirectCallee() &&
+               Active->getDirectCallee()->getDefinition() == Def;
+      }))
+    return std::nullopt;
+  // The module's mode at the call, when known: a branch on is_training()
+  // that it does not take returns nothing here.
+  ModuleMode Mode =
+      trainingThroughout(Member->getImplicitObjectArgument(),
+                         enclosingFunction(Call, Ctx), Ctx)
+          ? ModuleMode::Train
+          : ModuleMode::None;
+  CallStack.push_back(Call);
+  Carries Result = Carries::none();
+  for (const Expr *Value : returnedValues(Def->getBody())) {
+    if (inBranchNotTakenIn(Mode, Value, Def, Ctx))
+      continue;
+    Result |= of(Value, Element);
+    if (Result.mayHoldGraph() || Result.mayBeUnknown())
+      break;
+  }
+  CallStack.pop_back();
+  if (Result.mayHoldGraph() || Result.mayBeUnknown())
+    return std::nullopt;
   return Result;
 }
 

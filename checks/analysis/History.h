@@ -209,6 +209,12 @@ private:
                            const clang::CallExpr *Call, int Element);
   Carries ofOpaqueCall(const clang::CallExpr *Call,
                        const clang::FunctionDecl *FD, int Element);
+  /// What a forward pass of the user's module whose body is in view
+  /// returns, when its body says it holds no graph: every value it returns
+  /// (in the mode the module is known to be in at the call) is computed
+  /// under a guard, or from nothing with history. std::nullopt otherwise.
+  std::optional<Carries> ofForwardInView(const clang::CallExpr *Call,
+                                         int Element);
   /// What a summary says a call of \p FD (its body in another unit)
   /// returns, when one is known.
   std::optional<Carries> ofSummary(const clang::CallExpr *Call,

@@ -9,6 +9,7 @@
 #include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -299,6 +300,117 @@ const Stmt *evalModeAt(const Expr *Forward, const Stmt *At,
     return evalByClass(Member, Ctx);
   }
   return nullptr;
+}
+
+namespace {
+/// Whether a statement may put a given local module in evaluation mode.
+class EvalSetter : public StmtWalk {
+public:
+  EvalSetter(const ValueDecl *Module, const ASTContext &Ctx)
+      : StmtWalk(Options{/*TemplateInstantiations=*/false,
+                         /*LambdaBodies=*/true}),
+        Module(Module), Ctx(Ctx) {}
+  bool Found = false;
+  bool visit(Stmt *S) override {
+    if (!isa<CallExpr>(S))
+      return true;
+    ModeChange Change = modeChangeBy(S, Ctx);
+    if (Change.Mode == ModuleMode::Eval &&
+        (!Change.ModuleKnown || !Change.Module || Change.Module == Module)) {
+      Found = true;
+      return false;
+    }
+    return true;
+  }
+
+private:
+  const ValueDecl *Module;
+  const ASTContext &Ctx;
+};
+} // namespace
+
+bool trainingThroughout(const Expr *Object, const FunctionDecl *Function,
+                        const ASTContext &Ctx) {
+  const auto *Var = dyn_cast_or_null<VarDecl>(moduleOf(Object));
+  if (!Var || isa<ParmVarDecl>(Var) || !Var->hasLocalStorage() ||
+      Var->getType()->isReferenceType() || !Function || !Function->hasBody() ||
+      Var->getDeclContext() != Function)
+    return false;
+  EvalSetter Setter(Var, Ctx);
+  Setter.walk(Function->getBody());
+  return !Setter.Found;
+}
+
+/// Whether \p Cond is `is_training()` of a module (on `this` or not), and
+/// whether it is negated.
+static std::optional<bool> isTrainingTest(const Expr *Cond) {
+  bool Negated = false;
+  Cond = stripWrappers(Cond);
+  while (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
+    if (Not->getOpcode() != UO_LNot)
+      return std::nullopt;
+    Negated = !Negated;
+    Cond = stripWrappers(Not->getSubExpr());
+  }
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(Cond);
+  const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+  if (!MD || !MD->getIdentifier() || MD->getName() != "is_training" ||
+      !isModuleClass(MD->getParent()))
+    return std::nullopt;
+  return Negated;
+}
+
+/// Whether \p S ends in a return on every path: a return, or a block whose
+/// last statement is one.
+static bool alwaysReturns(const Stmt *S) {
+  if (const auto *Block = dyn_cast_or_null<CompoundStmt>(S))
+    return !Block->body_empty() && alwaysReturns(Block->body_back());
+  return isa_and_nonnull<ReturnStmt>(S);
+}
+
+bool inBranchNotTakenIn(ModuleMode Mode, const Stmt *S,
+                        const FunctionDecl *Function, ASTContext &Ctx) {
+  if (Mode == ModuleMode::None || !Function || !Function->hasBody())
+    return false;
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    const DynTypedNode &Parent = Parents[0];
+    // After `if (is_training()) { ...; return ...; }` (no else), the rest
+    // of the block runs only in the other mode.
+    if (const auto *Block = Parent.get<CompoundStmt>()) {
+      const Stmt *Child = Node.get<Stmt>();
+      for (const Stmt *Before : Block->body()) {
+        if (Before == Child)
+          break;
+        const auto *If = dyn_cast<IfStmt>(Before);
+        if (!If || If->getElse() || !alwaysReturns(If->getThen()))
+          continue;
+        if (auto Negated = isTrainingTest(If->getCond()))
+          // The rest runs in training mode when the test was negated.
+          if (*Negated != (Mode == ModuleMode::Train))
+            return true;
+      }
+    }
+    if (const auto *If = Parent.get<IfStmt>()) {
+      const Stmt *Child = Node.get<Stmt>();
+      if (Child && (Child == If->getThen() || Child == If->getElse()))
+        if (auto Negated = isTrainingTest(If->getCond())) {
+          // The branch runs in training mode when it is the `then` of an
+          // is_training() test, or the `else` of a negated one.
+          bool RunsTraining = (Child == If->getThen()) != *Negated;
+          if (RunsTraining != (Mode == ModuleMode::Train))
+            return true;
+        }
+    }
+    if (Parent.get<Stmt>() == Function->getBody() ||
+        Parent.get<FunctionDecl>() || Parent.get<LambdaExpr>())
+      return false;
+    Node = Parent;
+  }
+  return false;
 }
 
 } // namespace torch_tidy::analysis

@@ -58,6 +58,21 @@ evalModeAt(const clang::Expr *Forward, const clang::Stmt *At,
            llvm::function_ref<const FunctionFlow *(const clang::FunctionDecl *)>
                FlowOf = nullptr);
 
+/// Whether the module \p Object names is in training mode wherever
+/// \p Function uses it: a local variable of the function (a module is built
+/// in training mode) that no statement of the function puts in evaluation
+/// mode, directly or through a helper whose body is in the unit.
+bool trainingThroughout(const clang::Expr *Object,
+                        const clang::FunctionDecl *Function,
+                        const clang::ASTContext &Ctx);
+
+/// Whether \p S, in the body of \p Function, runs only in the mode
+/// \p Mode is not: it is in a branch of `if (is_training())` (or of
+/// `if (!is_training())`) that the module's mode \p Mode does not take.
+bool inBranchNotTakenIn(ModuleMode Mode, const clang::Stmt *S,
+                        const clang::FunctionDecl *Function,
+                        clang::ASTContext &Ctx);
+
 } // namespace torch_tidy::analysis
 
 #endif

@@ -900,3 +900,62 @@ void train_heads(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
     optimizer.step();
   }
 }
+
+// An actor-critic whose forward samples the action under its own guard in
+// training mode and returns the mean (with its graph) in evaluation mode;
+// the value comes from the critic, outside the guard.
+struct SamplingActorCriticImpl : torch::nn::Module {
+  torch::nn::Linear actor{nullptr}, critic{nullptr};
+  torch::Tensor mu_;
+  std::tuple<torch::Tensor, torch::Tensor> forward(torch::Tensor x) {
+    mu_ = torch::tanh(actor->forward(x));
+    torch::Tensor val = critic->forward(x);
+    if (this->is_training()) {
+      torch::NoGradGuard no_grad;
+      torch::Tensor action = mu_ + torch::ones_like(mu_);
+      return std::make_tuple(action, val);
+    }
+    return std::make_tuple(mu_, val);
+  }
+};
+TORCH_MODULE(SamplingActorCritic);
+
+// The rollout of a training run: the model is built here and never put in
+// evaluation mode, so forward takes the sampling branch. The sampled actions
+// hold no graph; the values do.
+void rollout(const std::vector<torch::Tensor> &states) {
+  SamplingActorCritic ac;
+  std::vector<torch::Tensor> actions, values;
+  for (const auto &s : states) {
+    auto av = ac->forward(s);
+    actions.push_back(std::get<0>(av));
+    values.push_back(std::get<1>(av));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'values' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: values.push_back(std::get<1>(av).detach());
+  }
+}
+
+// The same model put in evaluation mode first: forward returns the mean,
+// which carries the actor's graph.
+void rollout_eval(const std::vector<torch::Tensor> &states) {
+  SamplingActorCritic ac;
+  ac->eval();
+  std::vector<torch::Tensor> actions;
+  for (const auto &s : states) {
+    auto av = ac->forward(s);
+    actions.push_back(std::get<0>(av));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'actions' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: actions.push_back(std::get<0>(av).detach());
+  }
+}
+
+// Handed in: its mode is the caller's, not known here.
+void rollout_given(SamplingActorCritic &ac, const std::vector<torch::Tensor> &states) {
+  std::vector<torch::Tensor> actions;
+  for (const auto &s : states) {
+    auto av = ac->forward(s);
+    actions.push_back(std::get<0>(av));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'actions' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: actions.push_back(std::get<0>(av).detach());
+  }
+}
