@@ -11,6 +11,10 @@
 #                       (-idirafter); FOLDER is relative to the bundle
 find_package(Torch REQUIRED)
 set(CMAKE_CXX_EXTENSIONS OFF)
+# The variants of one program share its options, so they share one
+# precompiled <torch/torch.h>, as `torch-tidy verify` builds them: the
+# headers are parsed once per program, not once per variant.
+option(TORCH_TIDY_BUNDLE_PCH "Precompile <torch/torch.h> once per program" ON)
 # The probe (LibTorch only). It sets the C++ standard (C++20 for LibTorch
 # 2.x, C++17 for 1.x) unless a program's options name one.
 add_subdirectory(probe)
@@ -19,7 +23,8 @@ message(STATUS "torch-tidy bundle: LibTorch ${Torch_VERSION} from ${Torch_DIR}")
 # torch_tidy_variant(NAME SOURCE PROGRAM): the program NAME, built from
 # SOURCE (relative to the bundle) with PROGRAM's options and include
 # folders, the probe's header included first and its library linked, at -O0
-# (quick to compile; the graph is the same at any level).
+# (quick to compile; the graph is the same at any level), with the
+# program's precompiled <torch/torch.h> (see TORCH_TIDY_BUNDLE_PCH).
 function(torch_tidy_variant name source program)
   add_executable(${name} ${source})
   set_target_properties(${name} PROPERTIES
@@ -39,6 +44,21 @@ function(torch_tidy_variant name source program)
       target_include_directories(${name} PRIVATE ${folder})
     endif()
   endwhile()
-  target_compile_options(${name} PRIVATE ${${program}_options}
-    "SHELL:-include torch_tidy/probe.h" -O0 -w)
+  if(NOT TORCH_TIDY_BUNDLE_PCH)
+    target_compile_options(${name} PRIVATE ${${program}_options}
+      "SHELL:-include torch_tidy/probe.h" -O0 -w)
+    return()
+  endif()
+  # The precompiled headers are included first, in this order: LibTorch's,
+  # then the probe's, as `torch-tidy verify` includes them.
+  target_compile_options(${name} PRIVATE ${${program}_options} -O0 -w)
+  get_property(owner GLOBAL PROPERTY torch_tidy_pch_${program})
+  if(owner)
+    target_precompile_headers(${name} REUSE_FROM ${owner})
+  else()
+    set(headers ${CMAKE_CURRENT_SOURCE_DIR}/probe/include/torch_tidy)
+    target_precompile_headers(${name} PRIVATE
+      ${headers}/torch_pch.h ${headers}/probe.h)
+    set_property(GLOBAL PROPERTY torch_tidy_pch_${program} ${name})
+  endif()
 endfunction()
