@@ -60,29 +60,88 @@ const Expr *forwardObject(const Expr *Forward) {
 }
 
 namespace {
-/// The mode changes that the body of a called function makes.
+/// The mode changes that the body of a called function makes, each with
+/// the object it is made on. A `train(flag)` whose flag is a parameter of
+/// the function (or its negation) takes its value from the call:
+/// `set_eval(true)` running `actor->train(!eval)` puts `actor` in
+/// evaluation mode.
 class CalleeModes : public StmtWalk {
 public:
-  explicit CalleeModes(const ASTContext &Ctx) : Ctx(Ctx) {}
-  const Expr *EvalObject = nullptr, *TrainObject = nullptr;
+  CalleeModes(const CallExpr *Call, const FunctionDecl *Def,
+              const ASTContext &Ctx)
+      : Call(Call), Def(Def), Ctx(Ctx) {}
+  llvm::SmallVector<std::pair<ModuleMode, const Expr *>, 4> Changes;
   bool visit(Stmt *S) override {
-    const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
-    if (!Call)
+    const auto *Set = dyn_cast<CXXMemberCallExpr>(S);
+    if (!Set)
       return true;
-    ModuleMode Mode = modeSetBy(Call, Ctx);
-    const Expr *&Object =
-        Mode == ModuleMode::Train ? TrainObject : EvalObject;
-    if (Mode != ModuleMode::None && !Object)
-      Object = Call->getImplicitObjectArgument();
+    ModuleMode Mode = modeSetBy(Set, Ctx);
+    if (Mode == ModuleMode::None)
+      return true;
+    if (Mode == ModuleMode::Train && Set->getNumArgs() > 0 &&
+        !isa<CXXDefaultArgExpr>(Set->getArg(0)))
+      if (std::optional<bool> Flag = argumentFlag(Set->getArg(0)))
+        Mode = *Flag ? ModuleMode::Train : ModuleMode::Eval;
+    Changes.push_back({Mode, Set->getImplicitObjectArgument()});
     return true;
   }
 
 private:
+  /// The value \p E has at this call, when it is a parameter of the
+  /// function (negated or not) that the call passes a constant for.
+  std::optional<bool> argumentFlag(const Expr *E) const {
+    bool Negated = false;
+    E = stripWrappers(E);
+    while (const auto *Not = dyn_cast<UnaryOperator>(E)) {
+      if (Not->getOpcode() != UO_LNot)
+        return std::nullopt;
+      Negated = !Negated;
+      E = stripWrappers(Not->getSubExpr());
+    }
+    const auto *Param = dyn_cast_or_null<ParmVarDecl>(referencedDecl(E));
+    if (!Param || Param->getDeclContext() != Def)
+      return std::nullopt;
+    unsigned Index = Param->getFunctionScopeIndex();
+    unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+    if (Index + Shift >= Call->getNumArgs())
+      return std::nullopt;
+    OptionalBool Value = evaluateOptionalBool(Call->getArg(Index + Shift), Ctx);
+    if (Value == OptionalBool::Unknown)
+      return std::nullopt;
+    return (Value == OptionalBool::True) != Negated;
+  }
+
+  const CallExpr *Call;
+  const FunctionDecl *Def;
   const ASTContext &Ctx;
 };
 } // namespace
 
-ModeChange modeChangeBy(const Stmt *S, const ASTContext &Ctx) {
+/// The module that \p Object, in the body of \p Def, names at \p Call, as
+/// the caller names it: a member of the object the function is called on,
+/// or the module passed for a parameter.
+static ModeChange asCallerNames(ModuleMode Mode, const Expr *Object,
+                                const CallExpr *Call, const FunctionDecl *Def) {
+  const ValueDecl *Module = moduleOf(Object);
+  if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Module)) {
+    unsigned Index = Param->getFunctionScopeIndex();
+    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
+                             isa<CXXMethodDecl>(Def) ? 1 : 0;
+    if (Index + Shift < Call->getNumArgs())
+      return {Mode, moduleOf(Call->getArg(Index + Shift)), true};
+    return {Mode, nullptr, false};
+  }
+  if (isa_and_nonnull<FieldDecl>(Module)) {
+    const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+    const Expr *Base = Member ? Member->getImplicitObjectArgument() : nullptr;
+    bool OnThis = Base && isa<CXXThisExpr>(Base->IgnoreParenImpCasts());
+    return {Mode, Module, OnThis};
+  }
+  return {Mode, Module, Module != nullptr};
+}
+
+ModeChange modeChangeBy(const Stmt *S, const ASTContext &Ctx,
+                        const ValueDecl *For) {
   if (ModuleMode Mode = modeSetBy(S, Ctx); Mode != ModuleMode::None)
     return {Mode, moduleOf(cast<CXXMemberCallExpr>(S)->getImplicitObjectArgument()),
             true};
@@ -94,33 +153,36 @@ ModeChange modeChangeBy(const Stmt *S, const ASTContext &Ctx) {
   if (!Def || !Def->hasBody() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
     return {};
-  CalleeModes Modes(Ctx);
+  CalleeModes Modes(Call, Def, Ctx);
   Modes.walk(Def->getBody());
-  // One that also trains leaves the module training (validate-then-resume).
-  ModuleMode Mode = Modes.TrainObject ? ModuleMode::Train
-                    : Modes.EvalObject ? ModuleMode::Eval
-                                       : ModuleMode::None;
-  if (Mode == ModuleMode::None)
+  if (Modes.Changes.empty())
     return {};
-  // Which module, as the caller names it: a member of the object the
-  // helper is called on, or the module passed for a parameter.
-  const ValueDecl *Module =
-      moduleOf(Mode == ModuleMode::Train ? Modes.TrainObject : Modes.EvalObject);
-  if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Module)) {
-    unsigned Index = Param->getFunctionScopeIndex();
-    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
-                             isa<CXXMethodDecl>(Def) ? 1 : 0;
-    if (Index + Shift < Call->getNumArgs())
-      return {Mode, moduleOf(Call->getArg(Index + Shift)), true};
-    return {Mode, nullptr, false};
+  llvm::SmallVector<ModeChange, 4> Changes;
+  for (const auto &[Mode, Object] : Modes.Changes)
+    Changes.push_back(asCallerNames(Mode, Object, Call, Def));
+  // What it does to \p For: the changes made on it, or else one made on a
+  // module the caller cannot name.
+  if (For) {
+    const ModeChange *Unnamed = nullptr, *Found = nullptr;
+    for (const ModeChange &C : Changes) {
+      if (C.ModuleKnown && C.Module == For) {
+        // One that also trains leaves the module training.
+        if (!Found || C.Mode == ModuleMode::Train)
+          Found = &C;
+      } else if (!C.ModuleKnown && !Unnamed) {
+        Unnamed = &C;
+      }
+    }
+    if (Found)
+      return *Found;
+    if (Unnamed)
+      return *Unnamed;
   }
-  if (isa_and_nonnull<FieldDecl>(Module)) {
-    const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
-    const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
-    bool OnThis = Object && isa<CXXThisExpr>(Object->IgnoreParenImpCasts());
-    return {Mode, Module, OnThis};
-  }
-  return {Mode, Module, Module != nullptr};
+  // One that also trains leaves the module training (validate-then-resume).
+  for (const ModeChange &C : Changes)
+    if (C.Mode == ModuleMode::Train)
+      return C;
+  return Changes.front();
 }
 
 /// The eval() that sets \p Model to evaluation mode on every path before
@@ -143,7 +205,7 @@ evalOnEveryPath(const Stmt *At, const ValueDecl *Model, const FunctionFlow *Flow
   auto ChangeBy = [&](const Stmt *S) -> ModeChange {
     auto [It, New] = Changes.try_emplace(S);
     if (New)
-      It->second = modeChangeBy(S, Ctx);
+      It->second = modeChangeBy(S, Ctx, Model);
     return It->second;
   };
   auto Nearest = Flow->nearestBefore(
@@ -314,7 +376,7 @@ public:
   bool visit(Stmt *S) override {
     if (!isa<CallExpr>(S))
       return true;
-    ModeChange Change = modeChangeBy(S, Ctx);
+    ModeChange Change = modeChangeBy(S, Ctx, Module);
     if (Change.Mode == ModuleMode::Eval &&
         (!Change.ModuleKnown || !Change.Module || Change.Module == Module)) {
       Found = true;

@@ -24,14 +24,17 @@ ModuleMode modeSetBy(const clang::Stmt *S, const clang::ASTContext &Ctx);
 
 /// What a statement does to a module's mode, directly or through a helper
 /// function whose body is in the unit (`_model_eval()` that calls
-/// `model_->eval()`): the mode, and the module as the statement's function
-/// names it when that is known.
+/// `model_->eval()`, `set_eval(true)` that calls `net->train(!eval)`): the
+/// mode, and the module as the statement's function names it when that is
+/// known. With \p For, what it does to that module, when the helper changes
+/// several.
 struct ModeChange {
   ModuleMode Mode = ModuleMode::None;
   const clang::ValueDecl *Module = nullptr;
   bool ModuleKnown = false;
 };
-ModeChange modeChangeBy(const clang::Stmt *S, const clang::ASTContext &Ctx);
+ModeChange modeChangeBy(const clang::Stmt *S, const clang::ASTContext &Ctx,
+                        const clang::ValueDecl *For = nullptr);
 
 /// The module object a call is made on: `model` for `model->eval()`,
 /// `model.eval()`, `model->forward(x)`, `model(x)`, `this->net->eval()`.

@@ -498,3 +498,36 @@ int serve(const std::string &path, int requests) {
   }
   return served;
 }
+
+// An agent whose helper sets both networks' mode from a flag: the terminal
+// value of an episode is computed after set_eval(true), with no guard, and
+// stored detached. After set_eval(false) the critic trains.
+struct FlagBuffer {
+  std::vector<torch::Tensor> values;
+  void update_last(torch::Tensor v) { values.back() = v; }
+};
+struct FlagAgent {
+  torch::nn::Linear actor{nullptr}, critic{nullptr};
+  FlagBuffer buffer;
+  void set_eval(bool eval) {
+    actor->train(!eval);
+    critic->train(!eval);
+  }
+  void done(const torch::Tensor &state);
+  torch::Tensor train_value(const torch::Tensor &state);
+};
+
+void FlagAgent::done(const torch::Tensor &state) {
+  set_eval(true);
+  torch::Tensor value = critic->forward(state);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: the model runs forward in evaluation code
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: evaluation mode is set here
+  // CHECK-FIXES: set_eval(true);
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  buffer.update_last(value.detach());
+}
+
+torch::Tensor FlagAgent::train_value(const torch::Tensor &state) {
+  set_eval(false);
+  return critic->forward(state);
+}
