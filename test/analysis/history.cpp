@@ -517,3 +517,37 @@ void kept_arguments(torch::nn::Linear &model, const torch::Tensor &x) {
   // CHECK: [[@LINE+1]]:3: history=yes
   probe_history(c[0]);
 }
+
+// The forward of the user's module with its body in view: what its body
+// returns, per element, in the branch of is_training() that the module's
+// known mode takes (a local model never put in evaluation mode trains).
+struct SamplerImpl : torch::nn::Module {
+  torch::nn::Linear head{nullptr};
+  torch::Tensor mean_;
+  std::tuple<torch::Tensor, torch::Tensor> forward(torch::Tensor x) {
+    mean_ = head->forward(x);
+    torch::Tensor score = head->forward(x * 2);
+    if (!is_training())
+      return std::make_tuple(mean_, score);
+    torch::NoGradGuard no_grad;
+    torch::Tensor sample = mean_ + torch::ones_like(mean_);
+    return std::make_tuple(sample, score);
+  }
+};
+TORCH_MODULE(Sampler);
+void forward_in_view(const torch::Tensor &x, Sampler &given) {
+  Sampler training;
+  auto out = training->forward(x);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(std::get<0>(out));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(std::get<1>(out));
+  auto handed = given->forward(x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(std::get<0>(handed));
+  Sampler evaluated;
+  evaluated->eval();
+  auto eval_out = evaluated->forward(x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(std::get<0>(eval_out));
+}
