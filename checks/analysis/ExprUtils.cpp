@@ -247,7 +247,7 @@ closureHandOff(const LambdaExpr *Lambda, ASTContext &Ctx,
   return Result;
 }
 
-const Expr *argumentFor(const CallExpr *Call, unsigned Index) {
+const Expr *argumentFor(const CallExpr *Call, unsigned Index, bool Defaults) {
   // a(x) through a member operator(): the object is argument 0.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
     if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
@@ -256,7 +256,7 @@ const Expr *argumentFor(const CallExpr *Call, unsigned Index) {
   if (Index >= Call->getNumArgs())
     return nullptr;
   const Expr *Arg = Call->getArg(Index);
-  return isa<CXXDefaultArgExpr>(Arg) ? nullptr : Arg;
+  return isa<CXXDefaultArgExpr>(Arg) && !Defaults ? nullptr : Arg;
 }
 
 } // namespace torch_tidy::analysis

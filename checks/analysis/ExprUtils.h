@@ -84,8 +84,9 @@ closureHandOff(const clang::LambdaExpr *Lambda, clang::ASTContext &Ctx,
 
 /// The argument that call \p Call passes for parameter \p Index of its
 /// callee (for a call of an operator() that is a member, the object is not
-/// counted), or nullptr.
-const clang::Expr *argumentFor(const clang::CallExpr *Call, unsigned Index);
+/// counted), or nullptr; a default argument too with \p Defaults.
+const clang::Expr *argumentFor(const clang::CallExpr *Call, unsigned Index,
+                               bool Defaults = false);
 
 } // namespace torch_tidy::analysis
 

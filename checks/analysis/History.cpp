@@ -706,6 +706,14 @@ Carries HistoryAnalysis::returnedBy(const FunctionDecl *Def, int Element) {
   return Result;
 }
 
+bool HistoryAnalysis::mayFollowInto(const FunctionDecl *Def) const {
+  return CallStack.size() < 4 &&
+         llvm::none_of(CallStack, [&](const CallExpr *Active) {
+           return Active->getDirectCallee() &&
+                  Active->getDirectCallee()->getDefinition() == Def;
+         });
+}
+
 std::optional<Carries> HistoryAnalysis::ofForwardInView(const CallExpr *Call,
                                                         int Element) {
   const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
@@ -715,11 +723,7 @@ std::optional<Carries> HistoryAnalysis::ofForwardInView(const CallExpr *Call,
   const FunctionDecl *Def = MD->getDefinition();
   if (!Def || !Def->hasBody() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
-      CallStack.size() >= 4 ||
-      llvm::any_of(CallStack, [&](const CallExpr *Active) {
-        return Active->getDirectCallee() &&
-               Active->getDirectCallee()->getDefinition() == Def;
-      }))
+      !mayFollowInto(Def))
     return std::nullopt;
   // The module's mode at the call, when known: a branch on is_training()
   // that it does not take returns nothing here.
@@ -749,11 +753,7 @@ Carries HistoryAnalysis::ofFunctionResult(const FunctionDecl *FD,
   if (!Def || !Def->hasBody() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
     return ofOpaqueCall(Call, FD, Element);
-  if (CallStack.size() >= 4 ||
-      llvm::any_of(CallStack, [&](const CallExpr *Active) {
-        return Active->getDirectCallee() &&
-               Active->getDirectCallee()->getDefinition() == Def;
-      }))
+  if (!mayFollowInto(Def))
     return Carries::unknown();
   CallStack.push_back(Call);
   Carries Result = Carries::none();

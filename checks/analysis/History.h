@@ -209,6 +209,9 @@ private:
                            const clang::CallExpr *Call, int Element);
   Carries ofOpaqueCall(const clang::CallExpr *Call,
                        const clang::FunctionDecl *FD, int Element);
+  /// Whether a call into \p Def is followed: not too deep, and not into a
+  /// function being followed already.
+  bool mayFollowInto(const clang::FunctionDecl *Def) const;
   /// What a forward pass of the user's module whose body is in view
   /// returns, when its body says it holds no graph: every value it returns
   /// (in the mode the module is known to be in at the call) is computed

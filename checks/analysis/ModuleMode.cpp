@@ -59,6 +59,20 @@ const Expr *forwardObject(const Expr *Forward) {
   return nullptr;
 }
 
+/// \p E without the `!`s around it, counting them in \p Negated; nullptr
+/// when another unary operator is found first.
+static const Expr *withoutNots(const Expr *E, bool &Negated) {
+  Negated = false;
+  E = stripWrappers(E);
+  while (const auto *Not = dyn_cast<UnaryOperator>(E)) {
+    if (Not->getOpcode() != UO_LNot)
+      return nullptr;
+    Negated = !Negated;
+    E = stripWrappers(Not->getSubExpr());
+  }
+  return E;
+}
+
 namespace {
 /// The mode changes that the body of a called function makes, each with
 /// the object it is made on. A `train(flag)` whose flag is a parameter of
@@ -91,21 +105,15 @@ private:
   /// function (negated or not) that the call passes a constant for.
   std::optional<bool> argumentFlag(const Expr *E) const {
     bool Negated = false;
-    E = stripWrappers(E);
-    while (const auto *Not = dyn_cast<UnaryOperator>(E)) {
-      if (Not->getOpcode() != UO_LNot)
-        return std::nullopt;
-      Negated = !Negated;
-      E = stripWrappers(Not->getSubExpr());
-    }
-    const auto *Param = dyn_cast_or_null<ParmVarDecl>(referencedDecl(E));
+    E = withoutNots(E, Negated);
+    const auto *Param = dyn_cast_or_null<ParmVarDecl>(E ? referencedDecl(E) : nullptr);
     if (!Param || Param->getDeclContext() != Def)
       return std::nullopt;
-    unsigned Index = Param->getFunctionScopeIndex();
-    unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
-    if (Index + Shift >= Call->getNumArgs())
+    const Expr *Arg =
+        argumentFor(Call, Param->getFunctionScopeIndex(), /*Defaults=*/true);
+    if (!Arg)
       return std::nullopt;
-    OptionalBool Value = evaluateOptionalBool(Call->getArg(Index + Shift), Ctx);
+    OptionalBool Value = evaluateOptionalBool(Arg, Ctx);
     if (Value == OptionalBool::Unknown)
       return std::nullopt;
     return (Value == OptionalBool::True) != Negated;
@@ -124,11 +132,9 @@ static ModeChange asCallerNames(ModuleMode Mode, const Expr *Object,
                                 const CallExpr *Call, const FunctionDecl *Def) {
   const ValueDecl *Module = moduleOf(Object);
   if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Module)) {
-    unsigned Index = Param->getFunctionScopeIndex();
-    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
-                             isa<CXXMethodDecl>(Def) ? 1 : 0;
-    if (Index + Shift < Call->getNumArgs())
-      return {Mode, moduleOf(Call->getArg(Index + Shift)), true};
+    if (const Expr *Arg = argumentFor(Call, Param->getFunctionScopeIndex(),
+                                      /*Defaults=*/true))
+      return {Mode, moduleOf(Arg), true};
     return {Mode, nullptr, false};
   }
   if (isa_and_nonnull<FieldDecl>(Module)) {
@@ -407,14 +413,7 @@ bool trainingThroughout(const Expr *Object, const FunctionDecl *Function,
 /// whether it is negated.
 static std::optional<bool> isTrainingTest(const Expr *Cond) {
   bool Negated = false;
-  Cond = stripWrappers(Cond);
-  while (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
-    if (Not->getOpcode() != UO_LNot)
-      return std::nullopt;
-    Negated = !Negated;
-    Cond = stripWrappers(Not->getSubExpr());
-  }
-  const auto *Call = dyn_cast<CXXMemberCallExpr>(Cond);
+  const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(withoutNots(Cond, Negated));
   const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
   if (!MD || !MD->getIdentifier() || MD->getName() != "is_training" ||
       !isModuleClass(MD->getParent()))

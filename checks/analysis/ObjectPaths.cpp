@@ -98,15 +98,14 @@ ObjectPath asCallerNames(const ObjectPath &InCallee, const CallExpr *Call) {
   if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Root)) {
     // A lambda's call operator and a method called as an operator take the
     // object as the call's first argument.
-    unsigned Index = Param->getFunctionScopeIndex();
-    unsigned Shift =
-        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
     if (Param->getDeclContext() != Callee->getDefinition() &&
         Param->getDeclContext() != Callee)
       return Unknown;
-    if (Index + Shift >= Call->getNumArgs())
+    const Expr *Arg =
+        argumentFor(Call, Param->getFunctionScopeIndex(), /*Defaults=*/true);
+    if (!Arg)
       return Unknown;
-    Start = objectPath(Call->getArg(Index + Shift));
+    Start = objectPath(Arg);
   } else if (!Root) {
     const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
     if (MD && MD->getParent()->isLambda())

@@ -161,11 +161,12 @@ void FunctionSummaries::addUsed(const std::string &Key, bool Differentiated,
 
 const CalledSummary *FunctionSummaries::called(const FunctionDecl *FD,
                                                bool OnlyOff) const {
-  if (Recording)
-    record(OnlyOff ? CalledOffQuery : CalledQuery, keyOf(FD));
-  if (Called.empty())
+  if (!Recording && Called.empty())
     return nullptr;
-  auto It = Called.find(keyOf(FD));
+  std::string Key = keyOf(FD);
+  if (Recording)
+    record(OnlyOff ? CalledOffQuery : CalledQuery, Key);
+  auto It = Called.find(Key);
   return It == Called.end() ? nullptr : &It->second;
 }
 
@@ -237,13 +238,11 @@ static std::string answerTo(
                                   It->second.At;
   }
   // The mode only: where the witness is does not change an analysis.
-  if (Query.consume_front(CalledQuery)) {
+  if (bool OnlyOff = Query.consume_front(CalledOffQuery);
+      OnlyOff || Query.consume_front(CalledQuery)) {
     auto It = Called.find(Query.str());
-    return It == Called.end() ? "-" : modeText(It->second.GradMode);
-  }
-  if (Query.consume_front(CalledOffQuery)) {
-    auto It = Called.find(Query.str());
-    return It == Called.end() || It->second.GradMode == CalledSummary::On
+    return It == Called.end() ||
+                   (OnlyOff && It->second.GradMode == CalledSummary::On)
                ? "-"
                : modeText(It->second.GradMode);
   }
@@ -427,12 +426,10 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
           C ? C->getString("grad_mode") : std::nullopt;
       std::optional<llvm::StringRef> At = C ? C->getString("at") : std::nullopt;
       std::optional<CalledSummary::Mode> Parsed;
-      if (Mode == "off")
-        Parsed = CalledSummary::Off;
-      else if (Mode == "on")
-        Parsed = CalledSummary::On;
-      else if (Mode == "unknown")
-        Parsed = CalledSummary::Unknown;
+      for (CalledSummary::Mode M :
+           {CalledSummary::Off, CalledSummary::Unknown, CalledSummary::On})
+        if (Mode == modeText(M))
+          Parsed = M;
       if (!Parsed || !At) {
         Error = "a malformed call summary of '" + Key->str() + "'";
         return false;
