@@ -34,10 +34,13 @@ public:
 };
 } // namespace
 
-void ModeEffects::collect(const CallExpr *Call, unsigned Depth,
+void ModeEffects::collect(const CallExpr *Call, const FunctionDecl *In,
+                          unsigned Depth,
                           llvm::SmallVectorImpl<ModeEffect> &Out) {
   if (ModuleMode Mode = modeSetBy(Call, Ctx); Mode != ModuleMode::None) {
-    Out.push_back({Mode, receiverPath(Call)});
+    ModeFlag Flag =
+        Mode == ModuleMode::Train ? modeFlagOf(Call, In) : ModeFlag();
+    Out.push_back({Mode, receiverPath(Call), Flag});
     return;
   }
   const Stmt *Body = Depth < 3 ? userBodyCalled(Call, Ctx) : nullptr;
@@ -47,34 +50,62 @@ void ModeEffects::collect(const CallExpr *Call, unsigned Depth,
   auto [It, New] = BodyCache.try_emplace(Body);
   if (New) {
     llvm::SmallVector<ModeEffect, 2> InCallee;
+    const FunctionDecl *Callee = Call->getDirectCallee()->getDefinition();
     CallsIn Inner;
     Inner.walk(Body);
     for (const CallExpr *C : Inner.Calls)
-      collect(C, Depth + 1, InCallee);
+      collect(C, Callee, Depth + 1, InCallee);
     BodyCache[Body] = std::move(InCallee); // (a recursive call saw it empty)
   }
-  for (const ModeEffect &E : BodyCache.find(Body)->second)
-    Out.push_back({E.Mode, asCallerNames(E.Module, Call)});
+  for (const ModeEffect &E : BodyCache.find(Body)->second) {
+    // A flag of the callee: the mode this call passes for it, or a flag of
+    // the caller's own that it passes on; otherwise train(flag) as written.
+    ModuleMode Mode = E.Mode;
+    ModeFlag Flag;
+    if (E.Flag) {
+      if (ModuleMode AtCall = modeAtCall(E.Flag, Call, Ctx);
+          AtCall != ModuleMode::None)
+        Mode = AtCall;
+      else
+        Flag = modeFlagPassedOn(E.Flag, Call, In);
+    }
+    Out.push_back({Mode, asCallerNames(E.Module, Call), Flag});
+  }
 }
 
 llvm::ArrayRef<ModeEffect> ModeEffects::of(const Stmt *S) {
   auto [It, New] = Cache.try_emplace(S);
   if (New)
     if (const auto *Call = dyn_cast_or_null<CallExpr>(S))
-      collect(Call, 0, It->second);
+      collect(Call, /*In=*/nullptr, 0, It->second);
   return Cache.find(S)->second;
+}
+
+/// The mode \p E leaves \p Module in, if it covers it: a change of the
+/// module or of an object that holds it, or a train() of a module that is
+/// not known (it may be any).
+static ModuleMode coveringMode(const ModeEffect &E, const ObjectPath &Module) {
+  bool Covers = ownsOrIs(E.Module, Module) || mayAlias(E.Module, Module);
+  if (E.Mode == ModuleMode::Train && (Covers || !E.Module.Known))
+    return ModuleMode::Train;
+  if (E.Mode == ModuleMode::Eval && Covers)
+    return ModuleMode::Eval;
+  return ModuleMode::None;
 }
 
 ModuleMode ModeEffects::leaves(const Stmt *Call, const ObjectPath &Module) {
   ModuleMode Left = ModuleMode::None;
-  for (const ModeEffect &E : of(Call)) {
-    bool Covers = ownsOrIs(E.Module, Module) || mayAlias(E.Module, Module);
-    if (E.Mode == ModuleMode::Train && (Covers || !E.Module.Known))
-      Left = ModuleMode::Train;
-    else if (E.Mode == ModuleMode::Eval && Covers)
-      Left = ModuleMode::Eval;
-  }
+  for (const ModeEffect &E : of(Call))
+    if (ModuleMode Mode = coveringMode(E, Module); Mode != ModuleMode::None)
+      Left = Mode;
   return Left;
+}
+
+ModuleMode ModeEffects::setsFirst(const Stmt *Call, const ObjectPath &Module) {
+  for (const ModeEffect &E : of(Call))
+    if (ModuleMode Mode = coveringMode(E, Module); Mode != ModuleMode::None)
+      return Mode;
+  return ModuleMode::None;
 }
 
 llvm::SmallVector<ObjectPath, 1> ModeEffects::leftInEval(const Stmt *Call) {
@@ -136,7 +167,9 @@ stepsReachedInEvalMode(const Stmt *Eval, const ObjectPath &Module,
   if (!Flow.valid())
     return Reached;
   for (const Stmt *Step : Steps) {
-    if (Effects.leaves(Step, Module) == ModuleMode::Train)
+    // A step that sets the module training, first thing or for good.
+    if (Effects.setsFirst(Step, Module) == ModuleMode::Train ||
+        Effects.leaves(Step, Module) == ModuleMode::Train)
       continue;
     auto Nearest = Flow.nearestBefore(Step, [&](const Stmt *S) {
       return S == Eval || (isa<CallExpr>(S) &&

@@ -24,6 +24,9 @@ namespace torch_tidy::analysis {
 struct ModeEffect {
   ModuleMode Mode = ModuleMode::None;
   ObjectPath Module;
+  /// For a `train(flag)` whose flag the function takes from its caller,
+  /// that parameter: the call of the function decides the mode.
+  ModeFlag Flag;
 };
 
 /// The mode changes of a function's calls, read once per call.
@@ -34,7 +37,8 @@ public:
   /// What \p Call does to modules' modes, in order: `m->eval()`,
   /// `m->train(false)`, `m->train()`; for a function of the unit, the
   /// changes its body makes (three calls deep), with the modules as the
-  /// caller names them.
+  /// caller names them, and a flag the function takes read from the call
+  /// (`set_eval(true)` running `net->train(!eval)` sets evaluation mode).
   llvm::ArrayRef<ModeEffect> of(const clang::Stmt *Call);
 
   /// The mode \p Module is left in after \p Call: a change of it or of an
@@ -42,12 +46,20 @@ public:
   /// is not known (it may be any); None when the call changes neither.
   ModuleMode leaves(const clang::Stmt *Call, const ObjectPath &Module);
 
+  /// The first change \p Call makes that covers \p Module (as leaves()
+  /// counts them): Train for a call that sets it training before anything
+  /// else (a training step that starts with `model->train()`); None when it
+  /// changes nothing that covers it.
+  ModuleMode setsFirst(const clang::Stmt *Call, const ObjectPath &Module);
+
   /// The modules \p Call leaves in evaluation mode (known paths only).
   llvm::SmallVector<ObjectPath, 1> leftInEval(const clang::Stmt *Call);
 
 private:
-  void collect(const clang::CallExpr *Call, unsigned Depth,
-               llvm::SmallVectorImpl<ModeEffect> &Out);
+  /// The changes of \p Call, made in the body of \p In (null: the
+  /// caller's own), in \p In's terms.
+  void collect(const clang::CallExpr *Call, const clang::FunctionDecl *In,
+               unsigned Depth, llvm::SmallVectorImpl<ModeEffect> &Out);
   clang::ASTContext &Ctx;
   llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<ModeEffect, 1>> Cache;
   /// The changes each body makes, as it names the modules.

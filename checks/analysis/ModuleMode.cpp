@@ -73,6 +73,45 @@ static const Expr *withoutNots(const Expr *E, bool &Negated) {
   return E;
 }
 
+ModeFlag modeFlagOf(const CallExpr *Set, const FunctionDecl *Def) {
+  if (!Set || !Def || Set->getNumArgs() == 0 ||
+      isa<CXXDefaultArgExpr>(Set->getArg(0)))
+    return {};
+  bool Negated = false;
+  const Expr *E = withoutNots(Set->getArg(0), Negated);
+  const auto *Param = dyn_cast_or_null<ParmVarDecl>(E ? referencedDecl(E) : nullptr);
+  if (!Param || Param->getDeclContext() != Def)
+    return {};
+  return {Param, Negated};
+}
+
+ModuleMode modeAtCall(const ModeFlag &Flag, const CallExpr *Call,
+                      const ASTContext &Ctx) {
+  const Expr *Arg = Flag ? argumentFor(Call, Flag.Param->getFunctionScopeIndex(),
+                                       /*Defaults=*/true)
+                         : nullptr;
+  if (!Arg)
+    return ModuleMode::None;
+  OptionalBool Value = evaluateOptionalBool(Arg, Ctx);
+  if (Value == OptionalBool::Unknown)
+    return ModuleMode::None;
+  return (Value == OptionalBool::True) != Flag.Negated ? ModuleMode::Train
+                                                        : ModuleMode::Eval;
+}
+
+ModeFlag modeFlagPassedOn(const ModeFlag &Flag, const CallExpr *Call,
+                          const FunctionDecl *Caller) {
+  const Expr *Arg = Flag ? argumentFor(Call, Flag.Param->getFunctionScopeIndex(),
+                                       /*Defaults=*/true)
+                         : nullptr;
+  bool Negated = false;
+  const Expr *E = Arg ? withoutNots(Arg, Negated) : nullptr;
+  const auto *Param = dyn_cast_or_null<ParmVarDecl>(E ? referencedDecl(E) : nullptr);
+  if (!Param || !Caller || Param->getDeclContext() != Caller)
+    return {};
+  return {Param, Negated != Flag.Negated};
+}
+
 namespace {
 /// The mode changes that the body of a called function makes, each with
 /// the object it is made on. A `train(flag)` whose flag is a parameter of
@@ -92,33 +131,15 @@ public:
     ModuleMode Mode = modeSetBy(Set, Ctx);
     if (Mode == ModuleMode::None)
       return true;
-    if (Mode == ModuleMode::Train && Set->getNumArgs() > 0 &&
-        !isa<CXXDefaultArgExpr>(Set->getArg(0)))
-      if (std::optional<bool> Flag = argumentFlag(Set->getArg(0)))
-        Mode = *Flag ? ModuleMode::Train : ModuleMode::Eval;
+    if (Mode == ModuleMode::Train)
+      if (ModuleMode AtCall = modeAtCall(modeFlagOf(Set, Def), Call, Ctx);
+          AtCall != ModuleMode::None)
+        Mode = AtCall;
     Changes.push_back({Mode, Set->getImplicitObjectArgument()});
     return true;
   }
 
 private:
-  /// The value \p E has at this call, when it is a parameter of the
-  /// function (negated or not) that the call passes a constant for.
-  std::optional<bool> argumentFlag(const Expr *E) const {
-    bool Negated = false;
-    E = withoutNots(E, Negated);
-    const auto *Param = dyn_cast_or_null<ParmVarDecl>(E ? referencedDecl(E) : nullptr);
-    if (!Param || Param->getDeclContext() != Def)
-      return std::nullopt;
-    const Expr *Arg =
-        argumentFor(Call, Param->getFunctionScopeIndex(), /*Defaults=*/true);
-    if (!Arg)
-      return std::nullopt;
-    OptionalBool Value = evaluateOptionalBool(Arg, Ctx);
-    if (Value == OptionalBool::Unknown)
-      return std::nullopt;
-    return (Value == OptionalBool::True) != Negated;
-  }
-
   const CallExpr *Call;
   const FunctionDecl *Def;
   const ASTContext &Ctx;

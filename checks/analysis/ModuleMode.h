@@ -22,6 +22,31 @@ namespace torch_tidy::analysis {
 enum class ModuleMode { None, Eval, Train };
 ModuleMode modeSetBy(const clang::Stmt *S, const clang::ASTContext &Ctx);
 
+/// A mode flag that a function takes from its caller: `eval` in
+/// `net->train(!eval)` of `set_eval(bool eval)`; the parameter, and whether
+/// the call reads it negated.
+struct ModeFlag {
+  const clang::ParmVarDecl *Param = nullptr;
+  bool Negated = false;
+  explicit operator bool() const { return Param != nullptr; }
+};
+
+/// For \p Set, a `train(flag)` call in the body of \p Def, the parameter of
+/// \p Def its flag is (negated or not); empty when it is none.
+ModeFlag modeFlagOf(const clang::CallExpr *Set, const clang::FunctionDecl *Def);
+
+/// The mode a `train(flag)` reading \p Flag sets when its function is
+/// called by \p Call: Eval or Train when the call passes a constant, None
+/// when not known.
+ModuleMode modeAtCall(const ModeFlag &Flag, const clang::CallExpr *Call,
+                      const clang::ASTContext &Ctx);
+
+/// \p Flag as \p Call's own function \p Caller passes it on: when the
+/// argument is itself a parameter of \p Caller (negated or not), that
+/// parameter; empty otherwise.
+ModeFlag modeFlagPassedOn(const ModeFlag &Flag, const clang::CallExpr *Call,
+                          const clang::FunctionDecl *Caller);
+
 /// What a statement does to a module's mode, directly or through a helper
 /// function whose body is in the unit (`_model_eval()` that calls
 /// `model_->eval()`, `set_eval(true)` that calls `net->train(!eval)`): the

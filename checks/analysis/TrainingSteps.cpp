@@ -73,6 +73,18 @@ bool callTrains(const CallExpr *Call, const ASTContext &Ctx) {
   return callTrainsImpl(Call, Ctx, 0);
 }
 
+bool trainsThroughCalls(const Stmt *S, const ASTContext &Ctx) {
+  if (!S)
+    return false;
+  if (trainsIn(S))
+    return true;
+  CallsIn Calls;
+  Calls.walk(S);
+  return llvm::any_of(Calls.Calls, [&](const CallExpr *Call) {
+    return callTrains(Call, Ctx);
+  });
+}
+
 bool accumulatesGradients(const CallExpr *Call) {
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   return isBackwardFunction(Callee) &&

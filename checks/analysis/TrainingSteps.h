@@ -30,6 +30,13 @@ bool callsOutOfView(const clang::CallExpr *Call, const clang::ASTContext &Ctx);
 /// the unit it calls (three calls deep).
 bool callTrains(const clang::CallExpr *Call, const clang::ASTContext &Ctx);
 
+/// Whether \p S trains: trainsIn(\p S), or a call in it (outside the
+/// lambdas it defines) of a function of the unit that trains (callTrains):
+/// a training step factored into a function (`auto [out, loss] =
+/// model->train_step(x, y, opt);` in the epoch loop) trains where it is
+/// called.
+bool trainsThroughCalls(const clang::Stmt *S, const clang::ASTContext &Ctx);
+
 /// Whether \p Call is a backward pass that adds into the parameters'
 /// gradients: `Tensor::backward` or `torch::autograd::backward` (not
 /// `torch::autograd::grad`, which returns the gradients instead).

@@ -216,6 +216,57 @@ void Runner::check(const std::vector<Batch> &batches) {
   std::cout << net_(batches[0].data).mean().item<double>() << "\n";
 }
 
+// Through a helper that takes the mode as a flag (`set_eval(true)` runs
+// `net_->train(!eval)`): the flag is read from each call.
+class FlagRunner {
+public:
+  void set_eval(bool eval) { net_->train(!eval); }
+  void fit(const std::vector<Batch> &batches) {
+    for (const auto &batch : batches) {
+      optimizer_.zero_grad();
+      torch::mse_loss(net_(batch.data), batch.target).backward();
+      optimizer_.step();
+      set_eval(true);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'set_eval' leaves 'net_' in evaluation mode inside the training loop
+      // CHECK-MESSAGES: :[[@LINE-3]]:7: note: the next training step runs here with 'net_' still in evaluation mode
+      // CHECK-MESSAGES: :[[@LINE+34]]:7: note: 'net_' is declared here
+      torch::NoGradGuard no_grad;
+      std::cout << net_(batch.data).mean().item<double>() << "\n";
+    }
+    // CHECK-FIXES: std::cout << net_(batch.data).mean().item<double>() << "\n";
+    // CHECK-FIXES-NEXT: net_->train();
+    // CHECK-FIXES-NEXT: }
+  }
+  // An update that starts by setting the model training and ends by putting
+  // it back in evaluation mode for the rollout, run for several epochs: each
+  // run sets training before its own step.
+  void update(const Batch &batch) {
+    set_eval(false);
+    optimizer_.zero_grad();
+    torch::mse_loss(net_(batch.data), batch.target).backward();
+    optimizer_.step();
+    set_eval(true);
+  }
+  void fit_epochs(const std::vector<Batch> &batches) {
+    for (int epoch = 0; epoch < 4; ++epoch)
+      update(batches[epoch % batches.size()]);
+  }
+  // Set back by the same helper before the next step: nothing to report.
+  void fit_restored(const std::vector<Batch> &batches) {
+    for (const auto &batch : batches) {
+      set_eval(false);
+      optimizer_.zero_grad();
+      torch::mse_loss(net_(batch.data), batch.target).backward();
+      optimizer_.step();
+      set_eval(true);
+    }
+  }
+
+private:
+  Net net_;
+  torch::optim::SGD optimizer_{net_->parameters(), torch::optim::SGDOptions(0.1)};
+};
+
 // Inside a macro: reported, not fixed.
 void in_a_macro(Net &model, const std::vector<Batch> &batches) {
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
