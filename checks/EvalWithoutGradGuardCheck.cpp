@@ -13,6 +13,7 @@
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
+#include "checks/analysis/TrainingSteps.h"
 #include "checks/analysis/Walk.h"
 #include "fixits/Edits.h"
 #include "clang/AST/ExprCXX.h"
@@ -99,8 +100,8 @@ bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx,
   };
   class Writes : public analysis::StmtWalk {
   public:
-    Writes(decltype(Outside) &Outside, const analysis::NameGuesses &Names)
-        : Outside(Outside), Names(Names) {}
+    Writes(decltype(Outside) &IsOutside, const analysis::NameGuesses &Names)
+        : IsOutside(IsOutside), Names(Names) {}
     bool Found = false;
     bool visit(Stmt *S) override {
       if (auto *Op = dyn_cast<BinaryOperator>(S))
@@ -115,12 +116,12 @@ bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx,
   private:
     bool visitBinaryOperator(BinaryOperator *Op) {
       if (Op->isAssignmentOp())
-        Found |= Outside(Op->getLHS());
+        Found |= IsOutside(Op->getLHS());
       return !Found;
     }
     bool visitOperatorCall(CXXOperatorCallExpr *Op) {
       if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
-        Found |= Outside(Op->getArg(0));
+        Found |= IsOutside(Op->getArg(0));
       return !Found;
     }
     bool visitMemberCall(CXXMemberCallExpr *Call) {
@@ -131,11 +132,11 @@ bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx,
           !analysis::isForwardCall(Call, Names) &&
           (!MD->isConst() ||
            (MD->getIdentifier() && MD->getName().ends_with("_"))))
-        Found |= Outside(Call->getImplicitObjectArgument());
+        Found |= IsOutside(Call->getImplicitObjectArgument());
       return !Found;
     }
 
-    decltype(Outside) &Outside;
+    decltype(Outside) &IsOutside;
     const analysis::NameGuesses &Names;
   } Finder(Outside, Names);
   Finder.walk(Block);
@@ -279,7 +280,7 @@ const Stmt *trainingHeldThrough(const analysis::DeclSet &Holders,
       continue;
     for (++It; It != Block->body_end(); ++It)
       if (isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(*It) &&
-          analysis::trainsIn(*It)) {
+          analysis::trainsThroughCalls(*It, Ctx)) {
         Holder = Var;
         return *It;
       }
@@ -430,14 +431,30 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   bool ByContext = C.EvalCall || C.NamedBy || C.GuardedStarter;
   analysis::DeclSet Holders;
   std::optional<bool> Discarded;
+  bool ThroughCallers = false;
   auto discarded = [&] {
     if (!Discarded)
       Discarded = analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx),
-                                             &Holders, &History);
+                                             &Holders, &History,
+                                             &ThroughCallers);
     return *Discarded;
   };
   const analysis::NameGuesses &Names = HistoryOpts.names();
-  if (!ByContext && !isTestBody(Function, Names, Facts.callers(Ctx)) &&
+  // A probe run once before training, in the training function itself
+  // (`auto y = enc->forward(x); std::cout << y.sizes();` in main): its
+  // graph is small, but the variable that holds it keeps it alive through
+  // all the training that follows. Asked first: it says more than
+  // evaluation by use about the same forward.
+  if (!ByContext &&
+      !isTestFunction(Function, Names, Facts.callers(Ctx)) &&
+      !analysis::innermostLoop(Forward, Ctx) &&
+      analysis::trainsThroughCalls(Function->getBody(), Ctx) && discarded())
+    if (const Stmt *Loop = trainingHeldThrough(Holders, C.Holder, Ctx)) {
+      C.Function = Function;
+      C.HeldThrough = Loop;
+    }
+  if (!ByContext && !C.HeldThrough &&
+      !isTestBody(Function, Names, Facts.callers(Ctx)) &&
       runsRepeatedly(Forward, Function, Facts.callers(Ctx), Names, Ctx,
                      C.RepeatsUnseen) &&
       temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
@@ -459,21 +476,10 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
         othersDiscarded(Forward, Scope, Facts.callers(Ctx), History, Ctx)) {
       C.Function = Function;
       C.ByUse = true;
+      C.DroppedByCallers = ThroughCallers;
       C.Block = Block;
     }
   }
-  // A probe run once before training, in the training function itself
-  // (`auto y = enc->forward(x); std::cout << y.sizes();` in main): its
-  // graph is small, but the variable that holds it keeps it alive through
-  // all the training that follows.
-  if (!ByContext && !C.ByUse &&
-      !isTestFunction(Function, Names, Facts.callers(Ctx)) &&
-      !analysis::innermostLoop(Forward, Ctx) &&
-      analysis::trainsIn(Function->getBody()) && discarded())
-    if (const Stmt *Loop = trainingHeldThrough(Holders, C.Holder, Ctx)) {
-      C.Function = Function;
-      C.HeldThrough = Loop;
-    }
   if (!ByContext && !C.ByUse && !C.HeldThrough)
     return;
   // A unit test that runs the model once keeps nothing past the test; so
@@ -618,7 +624,7 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
       if (Block) {
         const auto *It = llvm::find(Block->body(), EvalStmt);
         for (++It; It != Block->body_end() && !TrainsAfter; ++It)
-          TrainsAfter |= trains(*It, Ctx);
+          TrainsAfter |= trains(*It, Ctx) || analysis::trainsThroughCalls(*It, Ctx);
       }
       if (!TrainsAfter)
         Fix = fixits::insertLineAfter(EvalStmt, Declaration, Ctx);
@@ -632,7 +638,9 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
         Fix = fixits::insertAtStart(C.Block, Declaration, Ctx);
     } else if (const auto *Body =
                    dyn_cast_or_null<CompoundStmt>(GuardedFunction->getBody())) {
-      if (!trains(Body, Ctx))
+      // Not where it would cover training, done here or in a function
+      // this one calls (`check_train()` after the rollout's forward).
+      if (!trains(Body, Ctx) && !analysis::trainsThroughCalls(Body, Ctx))
         Fix = fixits::insertAtStart(Body, Declaration, Ctx);
     }
     // A temporary guard that torch-unnamed-grad-guard names in this same run
@@ -694,10 +702,11 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
         << C.NamedBy->getName();
   else if (C.ByUse)
     diag(F.Forward->getBeginLoc(),
-         "its result is only read as numbers and dropped in '%0': nothing "
-         "differentiates it",
+         "its result is only read as numbers and dropped in '%0'%select{|"
+         " and in the callers it is handed back to (returned, or written "
+         "into an out-parameter)}1: nothing differentiates it",
          DiagnosticIDs::Note)
-        << C.Function->getNameAsString();
+        << C.Function->getNameAsString() << C.DroppedByCallers;
   else if (C.HeldThrough) {
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers, but '%0' keeps its graph alive "

@@ -35,6 +35,8 @@ private:
     const clang::LambdaExpr *Thread = nullptr; ///< runs on another thread
     bool GuardedStarter = false; ///< the thread is started under a guard
     bool ByUse = false; ///< its result is only read as numbers, then dropped
+    /// ... by the callers it is returned or written back to.
+    bool DroppedByCallers = false;
     /// For evaluation by use: the function whose callers, all out of view,
     /// are taken to run it again and again.
     const clang::FunctionDecl *RepeatsUnseen = nullptr;

@@ -275,13 +275,46 @@ void noteKeepingCallSite(tidy::ClangTidyCheck &Check,
       << (Callee ? Callee->getNameAsString() : std::string("the function"));
 }
 
+/// A module's state with a reset whose every call in view drops what the
+/// method returns (stateKeptForNothing): a note at the unit's call, or at
+/// \p Write where a call in another unit is.
+static void noteStateDropped(tidy::ClangTidyCheck &Check,
+                             const analysis::Lifetime &Life, const Stmt *Write,
+                             analysis::HistoryAnalysis &History) {
+  auto Dropped =
+      analysis::stateKeptForNothing(Life, Write, History.context(), History);
+  if (!Dropped)
+    return;
+  const FunctionDecl *Method =
+      analysis::enclosingFunction(Write, History.context());
+  std::string Name = Method ? Method->getNameAsString() : "the method";
+  std::string State = Life.Target->getNameAsString();
+  if (Dropped->Site)
+    Check.diag(Dropped->Site->getBeginLoc(),
+               "'%0' can be reset, but no call of '%1' differentiates what it "
+               "returns (this call reads only numbers from it): nothing "
+               "walks the chain '%0' carries, which grows until the reset",
+               DiagnosticIDs::Note)
+        << State << Name << Dropped->Site->getSourceRange();
+  else
+    Check.diag(Write->getBeginLoc(),
+               "'%0' can be reset, but no call of '%1' differentiates what it "
+               "returns (its calls are in other units, the first at %2): "
+               "nothing walks the chain '%0' carries, which grows until the "
+               "reset",
+               DiagnosticIDs::Note)
+        << State << Name << Dropped->Elsewhere;
+}
+
 void noteDiscardedResult(tidy::ClangTidyCheck &Check,
                          const analysis::Lifetime &Life, const Stmt *Write,
                          analysis::HistoryAnalysis &History) {
   auto Discarded =
       analysis::resultKeptForNothing(Life, Write, History.context(), History);
-  if (!Discarded)
+  if (!Discarded) {
+    noteStateDropped(Check, Life, Write, History);
     return;
+  }
   const FunctionDecl *Function =
       analysis::enclosingFunction(Life.LoopStmt, History.context());
   std::string Name = Function ? Function->getNameAsString() : "the function";

@@ -26,7 +26,9 @@ namespace {
 DeclSet storedInto(const Expr *E, ASTContext &Ctx) {
   DeclSet Result;
   DynTypedNode Node = DynTypedNode::create(*E);
-  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+  // Up to the statement: real headers wrap each operand of an operator in
+  // several nodes (temporaries, casts, cleanups).
+  for (unsigned Depth = 0; Depth < 128; ++Depth) {
     auto Parents = Ctx.getParents(Node);
     if (Parents.empty())
       break;
@@ -296,23 +298,113 @@ static bool isFrameLocal(const ValueDecl *D) {
          !Var->getType()->isPointerType();
 }
 
+/// Whether \p Param is an out-parameter: a non-const lvalue reference
+/// through which the function hands a tensor back to its caller.
+static bool isOutParameter(const ValueDecl *D, const FunctionDecl *Function) {
+  const auto *Param = dyn_cast<ParmVarDecl>(D);
+  if (!Param || Param->getDeclContext() != Function)
+    return false;
+  QualType T = Param->getType();
+  return T->isLValueReferenceType() &&
+         !T.getNonReferenceType().isConstQualified() &&
+         holdsTensorsOrFields(T.getNonReferenceType());
+}
+
+namespace {
+/// historyDiscarded, followed out of a function through what it returns
+/// and what it writes into out-parameters: to every call site in the unit,
+/// when the unit has them all (and no other unit calls the function).
+class Discarded {
+public:
+  Discarded(ASTContext &Ctx, const CallSites &Callers, HistoryAnalysis *History)
+      : Ctx(Ctx), Callers(Callers), History(History) {}
+
+  bool at(const Expr *E, DeclSet *HoldersOut, unsigned Depth) {
+    const FunctionDecl *Function = enclosingFunction(E, Ctx);
+    const Stmt *Body = Function ? Function->getBody() : nullptr;
+    if (!Body)
+      return false;
+    TensorSources Sources(Body);
+    DeclSet Stored = storedInto(E, Ctx);
+    if (const ValueDecl *D = referencedDecl(E))
+      Stored.insert(D); // a variable the caller passed: itself
+    llvm::SmallVector<const ParmVarDecl *, 2> OutParams;
+    auto Local = [&](const ValueDecl *D) {
+      if (isFrameLocal(D))
+        return true;
+      if (!isOutParameter(D, Function))
+        return false;
+      OutParams.push_back(cast<ParmVarDecl>(D));
+      return true;
+    };
+    if (!llvm::all_of(Stored, Local))
+      return false;
+    DeclSet Holders = Sources.computedFrom(Stored);
+    if (!llvm::all_of(Holders, Local))
+      return false;
+    bool Returned = returnsValue(E, Holders, Body, Sources, Ctx, History);
+    if (Returned || !OutParams.empty()) {
+      // Out of the function: each caller must drop it in turn.
+      auto Sites = callSitesOf(Function, Depth);
+      if (!Sites)
+        return false;
+      Followed = true;
+      for (const CallExpr *Site : *Sites) {
+        if (Returned && !at(Site, nullptr, Depth + 1))
+          return false;
+        for (const ParmVarDecl *Param : OutParams) {
+          const Expr *Arg = argumentFor(Site, Param->getFunctionScopeIndex());
+          if (!Arg || !referencedDecl(Arg) || !at(Arg, nullptr, Depth + 1))
+            return false;
+        }
+      }
+    }
+    if (HoldersOut)
+      *HoldersOut = Holders;
+    return !Question(Ctx, Callers, /*OpaqueCallsMay=*/true, History).ask(E, 0);
+  }
+
+  /// Whether the value was followed out of its function into callers.
+  bool Followed = false;
+
+private:
+  /// The calls of \p Function when they are all in view: none is in
+  /// another unit (as the summaries say), its address does not escape, it
+  /// is not a virtual method (an override's caller may call it through the
+  /// base) and not a lambda.
+  std::optional<llvm::SmallVector<const CallExpr *, 4>>
+  callSitesOf(const FunctionDecl *Function, unsigned Depth) {
+    if (Depth >= 3)
+      return std::nullopt;
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Function))
+      if (Method->isVirtual() || Method->getParent()->isLambda())
+        return std::nullopt;
+    auto Sites = Callers.of(Function);
+    if (!Sites || Sites->empty())
+      return std::nullopt;
+    // Only asked when there are calls to follow: a unit whose answer
+    // cannot change is not checked again for the project's summaries.
+    const FunctionSummaries *Summaries =
+        History ? History->options().Summaries.get() : nullptr;
+    if (Summaries && (Summaries->used(Function) || Summaries->called(Function)))
+      return std::nullopt;
+    return llvm::SmallVector<const CallExpr *, 4>(Sites->begin(), Sites->end());
+  }
+
+  ASTContext &Ctx;
+  const CallSites &Callers;
+  HistoryAnalysis *History;
+};
+} // namespace
+
 bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
-                      DeclSet *HoldersOut, HistoryAnalysis *History) {
-  const FunctionDecl *Function = enclosingFunction(E, Ctx);
-  const Stmt *Body = Function ? Function->getBody() : nullptr;
-  if (!Body)
-    return false;
-  TensorSources Sources(Body);
-  DeclSet Stored = storedInto(E, Ctx);
-  if (!llvm::all_of(Stored, isFrameLocal))
-    return false;
-  DeclSet Holders = Sources.computedFrom(Stored);
-  if (!llvm::all_of(Holders, isFrameLocal) ||
-      returnsValue(E, Holders, Body, Sources, Ctx, History))
-    return false;
-  if (HoldersOut)
-    *HoldersOut = Holders;
-  return !Question(Ctx, Callers, /*OpaqueCallsMay=*/true, History).ask(E, 0);
+                      DeclSet *HoldersOut, HistoryAnalysis *History,
+                      bool *ThroughCallers) {
+  Discarded Question(Ctx, Callers, History);
+  bool Result = Question.at(E, HoldersOut, 0);
+  if (ThroughCallers)
+    *ThroughCallers = Result && Question.Followed;
+  return Result;
 }
 
 bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {

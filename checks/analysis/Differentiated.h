@@ -36,15 +36,20 @@ bool callerMayDifferentiate(const clang::CallExpr *Site, clang::ASTContext &Ctx,
                             const CallSites &Callers, bool OpaqueCallsMay,
                             HistoryAnalysis *History = nullptr);
 
-/// Whether \p E's history is thrown away where it is made: the value, and
-/// what is computed from it, stay in variables of its function's own frame,
-/// are not returned, and nothing may differentiate them (a function whose
-/// body is not in the unit may). Only numbers read from it (`item()`,
-/// `argmax`, sizes, a printout) or detached copies leave the function.
-/// \p Holders, when given, receives the variables that hold it.
+/// Whether \p E's history is thrown away: the value, and what is computed
+/// from it, stay in variables of its function's own frame, and nothing may
+/// differentiate them (a function whose body is not in the unit may). What
+/// the function returns, or writes into an out-parameter (a non-const
+/// tensor reference), is followed to every call site when the unit has
+/// them all (not a virtual method, no call in another unit), up to three
+/// callers out, and must be dropped there in turn. Only numbers read from
+/// it (`item()`, `argmax`, sizes, a printout) or detached copies leave.
+/// \p Holders, when given, receives the variables of \p E's own function
+/// that hold it; \p ThroughCallers, whether callers had to be followed.
 bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
                       const CallSites &Callers, DeclSet *Holders = nullptr,
-                      HistoryAnalysis *History = nullptr);
+                      HistoryAnalysis *History = nullptr,
+                      bool *ThroughCallers = nullptr);
 
 /// Whether \p E's value (an expression of function \p Function) leaves the
 /// function through a return statement.

@@ -377,17 +377,19 @@ bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
 /// As for a prediction function, the calls in view decide: the unit's, and
 /// those of other units that the summaries describe. A function that none
 /// of them calls is left to callers elsewhere, and so is a module's
-/// forward, whose calls are forward passes. \p Witness receives the
-/// unit's first call, or else where one of another unit is.
+/// forward, whose calls are forward passes, unless \p ForwardToo (the
+/// question is then about the module's own state). \p Witness receives
+/// the unit's first call, or else where one of another unit is.
 bool callersDiscardResult(const FunctionDecl *Function, ASTContext &Ctx,
-                          HistoryAnalysis &History, DiscardedResult &Witness) {
+                          HistoryAnalysis &History, DiscardedResult &Witness,
+                          bool ForwardToo = false) {
   const CallSites *Callers = History.callers();
   if (!Callers || !Function)
     return false;
   // A module's forward: its calls are forward passes, which the evaluation
   // check judges where they run.
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Function);
-      Method && Method->getIdentifier() &&
+      !ForwardToo && Method && Method->getIdentifier() &&
       History.options().names().namesForward(Method->getName()) &&
       isModuleClass(Method->getParent()))
     return false;
@@ -850,6 +852,37 @@ const Expr *pickedForResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) 
   return R.Use == LoopResult::PickedOnly ? R.Pick : nullptr;
 }
 
+/// Whether \p L's target is a member of a module that the method of \p At
+/// carries from one call to the next, and that another method resets.
+static bool isResetModuleState(const Lifetime &L, const Stmt *At,
+                               ASTContext &Ctx) {
+  const auto *Field = dyn_cast_or_null<FieldDecl>(L.Target);
+  const auto *Method =
+      Field ? dyn_cast_or_null<CXXMethodDecl>(enclosingFunction(At, Ctx))
+            : nullptr;
+  return Method && Method->getParent() == Field->getParent() &&
+         isModuleClass(Method->getParent()) && resetOf(L, At, Ctx);
+}
+
+std::optional<DiscardedResult> stateKeptForNothing(const Lifetime &L,
+                                                   const Stmt *At,
+                                                   ASTContext &Ctx,
+                                                   HistoryAnalysis &History) {
+  // A recurrent state stepped through a sequence, which the module can
+  // reset: the caller runs the sequences and backpropagates them. Unless
+  // the calls in view (the unit's, and those the summaries describe) all
+  // read only numbers from what the method returns: then nothing walks the
+  // chain, and it grows until the reset for nothing.
+  if (!isResetModuleState(L, At, Ctx))
+    return std::nullopt;
+  const auto *Method = cast<CXXMethodDecl>(enclosingFunction(At, Ctx));
+  DiscardedResult Witness;
+  if (!holdsTensorsOrFields(Method->getReturnType()) ||
+      !callersDiscardResult(Method, Ctx, History, Witness, /*ForwardToo=*/true))
+    return std::nullopt;
+  return Witness;
+}
+
 std::optional<DiscardedResult> resultKeptForNothing(const Lifetime &L,
                                                    const Stmt *At,
                                                    ASTContext &Ctx,
@@ -964,17 +997,10 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
     return iteratesOverModel(L.LoopStmt) || consumedAfterLoop(L, Ctx) ||
            consumedAndResetInLoop(L, Ctx) ||
            buildsFunctionResult(L, At, Ctx, History);
-  // A module's state carried from one forward to the next (a recurrent
-  // state stepped through a sequence), which the module can reset: the
-  // caller runs the sequences and backpropagates them.
-  if (const auto *Field = dyn_cast<FieldDecl>(L.Target)) {
-    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(enclosingFunction(At, Ctx));
-    if (Method && Method->getIdentifier() &&
-        History.options().names().namesForward(Method->getName()) &&
-        Method->getParent() == Field->getParent() &&
-        isModuleClass(Method->getParent()) && resetOf(L, At, Ctx))
-      return true;
-  }
+  // A module's state carried from one call of its method to the next,
+  // which the module can reset: bounded unless the calls in view drop it.
+  if (isResetModuleState(L, At, Ctx) && !stateKeptForNothing(L, At, Ctx, History))
+    return true;
   // A member or global: somewhere in this file a backward pass walks it and
   // something clears or replaces it.
   bool Consumed = false, Reset = false;

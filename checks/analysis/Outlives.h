@@ -87,6 +87,18 @@ std::optional<DiscardedResult> resultKeptForNothing(const Lifetime &L,
                                                    clang::ASTContext &Ctx,
                                                    HistoryAnalysis &History);
 
+/// For \p L, a member of a module that the method of \p At carries from
+/// one call to the next and that another method of the module resets (a
+/// recurrent state stepped through a sequence), when that method returns
+/// tensors and every call of it in view (the unit's, and those of other
+/// units as the summaries say) reads only numbers from what it returns:
+/// where one such call is. Nothing walks the chain the state carries, which
+/// grows until the reset for nothing.
+std::optional<DiscardedResult> stateKeptForNothing(const Lifetime &L,
+                                                  const clang::Stmt *At,
+                                                  clang::ASTContext &Ctx,
+                                                  HistoryAnalysis &History);
+
 /// For a write that replaces the element of \p L's target, a standard
 /// container, at \p Key (`m["loss"] = t`, `v.at(0) = t`,
 /// `m.insert_or_assign(k, t)`): whether it writes a new slot each time it

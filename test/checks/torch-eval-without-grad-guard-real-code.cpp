@@ -188,6 +188,31 @@ void train_with_probe(torch::nn::Linear &encoder, torch::optim::SGD &optimizer,
   }
 }
 
+// The same with the training step factored into a function of the unit
+// (`train_step` runs the backward pass and the optimizer step): the loop
+// that calls it trains.
+float train_step(torch::nn::Linear &encoder, torch::optim::SGD &optimizer,
+                 const torch::Tensor &batch) {
+  optimizer.zero_grad();
+  auto loss = encoder->forward(batch).pow(2).mean();
+  loss.backward();
+  optimizer.step();
+  return loss.item<float>();
+}
+float train_with_probe_and_step(torch::nn::Linear &encoder,
+                                torch::optim::SGD &optimizer,
+                                const std::vector<torch::Tensor> &batches) {
+  torch::Tensor y = encoder->forward(torch::randn({1, 4}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers
+  // CHECK-MESSAGES: :[[@LINE-2]]:21: note: its result is only read as numbers, but 'y' keeps its graph alive through the training that follows, until 'train_with_probe_and_step' returns; run it under a guard in a block of its own
+  std::cout << y.sizes() << std::endl;
+  float total = 0;
+  for (const auto &batch : batches)
+    // CHECK-MESSAGES: :[[@LINE-1]]:3: note: the training loop starts here
+    total += train_step(encoder, optimizer, batch);
+  return total;
+}
+
 // A helper whose every caller in view puts the model it is handed in
 // evaluation mode first: the helper's forward is evaluation code, whatever
 // its name.
@@ -482,6 +507,122 @@ public:
 
 private:
   torch::nn::Linear net_{4, 2};
+};
+
+// An agent's act() that samples the rollout's action, then trains every
+// few steps through a helper of its own (check_train() runs backward() and
+// step()): the forward is evaluation code, but a guard at the top of act()
+// would also cover the training in check_train(): no fix.
+class RolloutAgent {
+public:
+  int64_t act(const torch::Tensor &state) {
+    auto action = actor_->forward(state).argmax().item<int64_t>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+    // CHECK-MESSAGES: :[[@LINE-3]]:11: note: 'act' is evaluation code by its name (option EvalFunctions)
+    // CHECK-FIXES: int64_t act(const torch::Tensor &state) {
+    // CHECK-FIXES-NEXT: auto action = actor_->forward(state).argmax().item<int64_t>();
+    seen_.push_back(state);
+    check_train();
+    return action;
+  }
+
+private:
+  void check_train() {
+    if (seen_.size() < 8)
+      return;
+    optimizer_.zero_grad();
+    actor_->forward(torch::stack(seen_)).pow(2).mean().backward();
+    optimizer_.step();
+    seen_.clear();
+  }
+  torch::nn::Linear actor_{4, 2};
+  torch::optim::SGD optimizer_{actor_->parameters(), torch::optim::SGDOptions(0.1)};
+  std::vector<torch::Tensor> seen_;
+};
+
+// A step function whose result the caller folds into a long expression
+// (an ODE solver's update), returned, and stored into a member by its own
+// caller: it leaves the frame, so it is not discarded, however deep in the
+// expression the call is.
+struct LiquidCell : torch::nn::Module {
+  torch::nn::Linear weight{8, 8}, recurrent_weight{8, 8};
+  torch::Tensor x_t, a, tau;
+  int steps = 3;
+  torch::Tensor compute_step(const torch::Tensor &x_curr, const torch::Tensor &i_t) {
+    return torch::relu(weight->forward(i_t) + recurrent_weight->forward(x_curr));
+  }
+  torch::Tensor step(const torch::Tensor &state) {
+    x_t = unroll(x_t, state);
+    return x_t;
+  }
+  torch::Tensor unroll(const torch::Tensor &last_x_t, const torch::Tensor &state) {
+    const float delta_t = 1.f / static_cast<float>(steps);
+    auto curr = last_x_t;
+    for (int i = 0; i < steps; i++)
+      curr = (curr + delta_t * compute_step(curr, state) * a) /
+             (1.f + delta_t * (1.f / tau + compute_step(curr, state)));
+    return curr;
+  }
+};
+
+// Results handed back through an out-parameter (`void f(in, Tensor &out)`)
+// or a return value to callers that are all in view: followed into each
+// caller, which only reads numbers from them.
+class TwoStageDetector {
+public:
+  std::vector<float> Detect(const torch::Tensor &image) {
+    torch::Tensor masks;
+    mask_pred(image, masks);
+    masks.sigmoid_();
+    std::vector<float> areas;
+    for (int64_t i = 0; i < masks.size(0); ++i)
+      areas.push_back((masks[i] > 0.5).sum().item<float>());
+    areas.push_back(box_score(image));
+    return areas;
+  }
+  // Trains on what the helper writes back: not evaluation code.
+  void Refine(const torch::Tensor &image, torch::optim::SGD &opt) {
+    torch::Tensor masks;
+    refine_pred(image, masks);
+    masks.sum().backward();
+    opt.step();
+  }
+
+private:
+  void mask_pred(const torch::Tensor &image, torch::Tensor &mask_preds) {
+    mask_preds = mask_head_.forward({image}).toTensor().squeeze(0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+    // CHECK-MESSAGES: :[[@LINE-2]]:18: note: its result is only read as numbers and dropped in 'mask_pred' and in the callers it is handed back to (returned, or written into an out-parameter): nothing differentiates it
+    // CHECK-MESSAGES: :[[@LINE-23]]:22: note: no call of 'Detect' is in view: it is taken to run again and again
+    // CHECK-FIXES: void mask_pred(const torch::Tensor &image, torch::Tensor &mask_preds) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  }
+  torch::Tensor box_logits(const torch::Tensor &image) {
+    return box_head_.forward({image}).toTensor();
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+    // CHECK-MESSAGES: :[[@LINE-2]]:12: note: its result is only read as numbers and dropped in 'box_logits' and in the callers it is handed back to (returned, or written into an out-parameter): nothing differentiates it
+    // CHECK-MESSAGES: :[[@LINE-31]]:22: note: no call of 'Detect' is in view: it is taken to run again and again
+    // CHECK-FIXES: torch::Tensor box_logits(const torch::Tensor &image) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  }
+  float box_score(const torch::Tensor &image) {
+    return box_logits(image).max().item<float>();
+  }
+  void refine_pred(const torch::Tensor &image, torch::Tensor &out) {
+    out = refine_head_.forward({image}).toTensor();
+  }
+  // Virtual: an override's caller may call it through the base, so its
+  // callers are not all known.
+  virtual void score_pred(const torch::Tensor &image, torch::Tensor &out) {
+    out = box_head_.forward({image}).toTensor();
+  }
+  void Score(const torch::Tensor &image) {
+    torch::Tensor s;
+    score_pred(image, s);
+    std::printf("%f\n", s.sum().item<float>());
+  }
+
+  torch::jit::Module mask_head_, box_head_, refine_head_;
 };
 // A server's loop over a TorchScript module, with no eval() and no
 // evaluation name.

@@ -489,6 +489,53 @@ struct StepLSTMImpl : torch::nn::Module {
   }
 };
 
+// The same kind of module stepped by an agent that only reads an action
+// from each forward (the episode ends in a reset) and never backpropagates
+// the sequence: every call in view drops what the forward returns, so the
+// chain grows over the episode for nothing.
+struct LiquidCellImpl : torch::nn::Module {
+  torch::nn::Linear w{8, 8};
+  torch::Tensor x_t;
+  LiquidCellImpl() { reset_x(); }
+  void reset_x() { x_t = torch::zeros({1, 8}); }
+  torch::Tensor forward(const torch::Tensor &state) {
+    x_t = torch::tanh(w(x_t) + state);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'x_t' is fed back into the model every iteration
+    // CHECK-FIXES: x_t = torch::tanh(w(x_t.detach()) + state);
+    return x_t;
+  }
+};
+TORCH_MODULE(LiquidCell);
+int64_t run_episode(LiquidCell &cell, const std::vector<torch::Tensor> &states) {
+  int64_t moves = 0;
+  for (const auto &s : states)
+    moves += cell->forward(s).argmax().item<int64_t>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: note: 'x_t' can be reset, but no call of 'forward' differentiates what it returns (this call reads only numbers from it): nothing walks the chain 'x_t' carries, which grows until the reset
+  cell->reset_x();
+  return moves;
+}
+
+// Stepped the same way by a caller that backpropagates the episode: the
+// chain is the sequence's graph, walked once.
+struct TrainedCellImpl : torch::nn::Module {
+  torch::nn::Linear w{8, 8};
+  torch::Tensor x_t;
+  TrainedCellImpl() { reset_x(); }
+  void reset_x() { x_t = torch::zeros({1, 8}); }
+  torch::Tensor step(const torch::Tensor &state) {
+    x_t = torch::tanh(w(x_t) + state);
+    return x_t;
+  }
+};
+TORCH_MODULE(TrainedCell);
+void train_episode(TrainedCell &cell, const std::vector<torch::Tensor> &states) {
+  std::vector<torch::Tensor> outs;
+  for (const auto &s : states)
+    outs.push_back(cell->step(s));
+  torch::stack(outs).sum().backward();
+  cell->reset_x();
+}
+
 // Without a reset, a module's state grows with every forward.
 struct StreamImpl : torch::nn::Module {
   torch::nn::GRUCell cell{4, 8};
