@@ -9,6 +9,7 @@
 #include "checks/analysis/Differentiated.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/ModuleMode.h"
+#include "checks/analysis/SummaryData.h"
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
@@ -182,6 +183,29 @@ bool othersDiscarded(const Expr *Forward, const Stmt *Scope,
     return analysis::stripWrappers(Other) == analysis::stripWrappers(Forward) ||
            analysis::historyDiscarded(Other, Ctx, Callers, nullptr, &History);
   });
+}
+
+/// Whether the project's function summaries say that \p Call, a method of
+/// the user's model whose body is in another unit (taken for a forward pass
+/// while nothing is known of it), returns no history whatever it is handed:
+/// its body runs the model under a guard of its own (a `predict()` that
+/// holds a NoGradGuard) or returns only numbers, so nothing it recorded
+/// outlives the call.
+bool returnsNoHistoryElsewhere(const Expr *Call,
+                               const analysis::HistoryAnalysis &History) {
+  const analysis::FunctionSummaries *Summaries =
+      History.options().Summaries.get();
+  const auto *Member =
+      dyn_cast_or_null<CXXMemberCallExpr>(analysis::stripWrappers(Call));
+  const FunctionDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  if (!Summaries || !Method)
+    return false;
+  const analysis::FunctionSummary *Summary = Summaries->find(Method);
+  return Summary && !Summary->empty() &&
+         llvm::all_of(*Summary, [](const auto &Element) {
+           return Element.second.Handed.isNone() &&
+                  Element.second.NotHanded.isNone();
+         });
 }
 
 /// Whether no call of \p Function is in view, so that only a guess from its
@@ -408,6 +432,12 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
         (!MD->getIdentifier() ||
          HistoryOpts.names().namesForward(MD->getName())))
       return;
+  analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
+  // A method of the model out of view is a forward pass only by
+  // assumption; its summary, where there is one, is evidence.
+  if (analysis::isForwardCallOutOfView(Forward, HistoryOpts.names()) &&
+      returnsNoHistoryElsewhere(Forward, History))
+    return;
   auto Known = Findings.find(Function);
   const SourceManager &SM = Ctx.getSourceManager();
   if (Known != Findings.end() &&
@@ -415,7 +445,6 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
                                    Forward->getBeginLoc()))
     return;
 
-  analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
   Context C = contextOf(Forward, Ctx, History);
   // Evaluation by use: outside test code, in a function that does not
   // train, a forward whose result is only read as numbers (`item()`,

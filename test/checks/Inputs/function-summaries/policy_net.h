@@ -1,0 +1,14 @@
+// A policy-value network whose methods are defined in policy_net.cpp: a unit
+// that includes only this header sees no body.
+#include <torch/torch.h>
+#include <utility>
+
+struct PolicyNetImpl : torch::nn::Module {
+  torch::nn::Linear body{9, 10};
+  std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor &x);
+  // Holds a NoGradGuard around its forward: for search and play.
+  std::pair<torch::Tensor, torch::Tensor> predict(const torch::Tensor &x);
+  // Runs its forward with grad mode on.
+  std::pair<torch::Tensor, torch::Tensor> evaluate(const torch::Tensor &x);
+};
+TORCH_MODULE(PolicyNet);

@@ -1,0 +1,46 @@
+// A method of the user's model defined in another unit (policy_net.cpp) is
+// taken for a forward pass while nothing is known of it. The project's
+// function summaries are evidence: a method whose body runs the model under
+// its own guard returns no history whatever it is handed, so a search that
+// calls it for every leaf records nothing (not flagged with the summaries;
+// flagged, with a note on the assumption, without them, the OPAQUE run). A
+// method whose body records a graph stays a forward pass either way.
+// RUN: %torch_tidy -checks='-*,torch-*' --no-cache --export-summaries=%t.json %S/Inputs/function-summaries/policy_net.cpp -- %mock_torch -I%S/Inputs/function-summaries > /dev/null
+// RUN: %check_torch_tidy %s torch-eval-without-grad-guard %t -- -config="{CheckOptions: {FunctionSummaries: '%t.json'}}" -- -I%S/Inputs/function-summaries
+// RUN: %check_torch_tidy --check-suffix=OPAQUE %s torch-eval-without-grad-guard %t.opaque -- -quiet -- -I%S/Inputs/function-summaries
+// RUN: %torch_tidy -checks='-*,torch-eval-without-grad-guard' %s -- %mock_torch -I%S/Inputs/function-summaries | FileCheck %s --check-prefix=NOTES
+// RUN: %clang_tidy_plugin -checks='-*,torch-eval-without-grad-guard' %s -- %mock_torch -I%S/Inputs/function-summaries | FileCheck %s --check-prefix=NOTES
+
+#include "policy_net.h"
+#include <vector>
+
+float leaf_value(PolicyNet &net, const torch::Tensor &board) {
+  auto [policy, value] = net->predict(board);
+  // CHECK-MESSAGES-OPAQUE: :[[@LINE-1]]:26: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+  // CHECK-FIXES-OPAQUE: torch::NoGradGuard no_grad;
+  return value.item<float>() + policy.max().item<float>();
+}
+// NOTES: function-summaries.cpp:[[#@LINE-5]]:26: warning: the model runs forward in evaluation code
+// NOTES: function-summaries.cpp:[[#@LINE-6]]:26: note: this is a method of the model with no body in view, taken for its forward pass
+
+float search(PolicyNet &net, const std::vector<torch::Tensor> &leaves) {
+  float total = 0;
+  for (const auto &leaf : leaves)
+    total += leaf_value(net, leaf);
+  return total;
+}
+
+float leaf_score(PolicyNet &net, const torch::Tensor &board) {
+  auto [policy, value] = net->evaluate(board);
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+  // CHECK-MESSAGES-OPAQUE: :[[@LINE-2]]:26: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+  // CHECK-FIXES: torch::NoGradGuard no_grad;
+  return value.item<float>() + policy.max().item<float>();
+}
+
+float score_all(PolicyNet &net, const std::vector<torch::Tensor> &leaves) {
+  float total = 0;
+  for (const auto &leaf : leaves)
+    total += leaf_score(net, leaf);
+  return total;
+}
