@@ -216,7 +216,7 @@ private:
       for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
         const Expr *Arg = Call->getArg(I);
         const ValueDecl *D = referencedDecl(Arg);
-        if (stripWrappers(Arg) != stripWrappers(E) &&
+        if ((!E || stripWrappers(Arg) != stripWrappers(E)) &&
             !(D && Holders.contains(D) && holdsTensorsOrFields(D->getType())))
           continue; // (a holder of plain numbers hands on no history)
         if (!Callee) {
@@ -227,18 +227,20 @@ private:
         // LibTorch and the standard library do not call backward().
         if (isLibraryFunction(Callee))
           continue;
-        const FunctionDecl *Def = Callee->getDefinition();
-        if (!Def || !Def->hasBody()) {
-          if (OpaqueCallsMay)
-            return true;
-          continue;
-        }
-        // Its body is in the unit: does it differentiate the parameter?
         unsigned Index = isa<CXXOperatorCallExpr>(Call) &&
                                  isa<CXXMethodDecl>(Callee) &&
                                  !cast<CXXMethodDecl>(Callee)->isStatic()
                              ? I - 1
                              : I;
+        const FunctionDecl *Def = Callee->getDefinition();
+        if (!Def || !Def->hasBody()) {
+          // Its body is in another unit: what its summary says, where
+          // there is one.
+          if (OpaqueCallsMay && differentiatedElsewhere(Callee, Index))
+            return true;
+          continue;
+        }
+        // Its body is in the unit: does it differentiate the parameter?
         if (Index >= Def->getNumParams())
           return true;
         if (paramDifferentiated(Def, Def->getParamDecl(Index), Depth))
@@ -246,6 +248,31 @@ private:
       }
     }
     return false;
+  }
+
+public:
+  /// Whether \p Def may differentiate what its parameter \p Param is
+  /// handed: in its own body, or in the code it hands it on to.
+  bool parameter(const FunctionDecl *Def, const ParmVarDecl *Param) {
+    if (paramDifferentiated(Def, Param, 0))
+      return true;
+    DeclSet From;
+    From.insert(Param);
+    return handedOn(nullptr, TensorSources(Def->getBody()).computedFrom(From),
+                    Def->getBody(), 0);
+  }
+
+private:
+  /// Whether a function whose body is in another unit may differentiate
+  /// what its parameter \p Index is handed: yes, unless the summaries say
+  /// it does not. A virtual method may run an override's body.
+  bool differentiatedElsewhere(const FunctionDecl *Callee,
+                               unsigned Index) const {
+    const FunctionSummaries *Summaries =
+        History ? History->options().Summaries.get() : nullptr;
+    if (!Summaries || !bodyIsElsewhere(Callee, Ctx.getSourceManager()))
+      return true;
+    return Summaries->differentiatesParameter(Callee, Index).value_or(true);
   }
 
   bool paramDifferentiated(const FunctionDecl *Def, const ParmVarDecl *Param,
@@ -396,6 +423,16 @@ private:
   HistoryAnalysis *History;
 };
 } // namespace
+
+bool parameterMayBeDifferentiated(const FunctionDecl *Def,
+                                  const ParmVarDecl *Param, ASTContext &Ctx,
+                                  const CallSites &Callers,
+                                  HistoryAnalysis *History) {
+  if (!Def || !Def->hasBody())
+    return true;
+  return Question(Ctx, Callers, /*OpaqueCallsMay=*/true, History)
+      .parameter(Def, Param);
+}
 
 bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
                       DeclSet *HoldersOut, HistoryAnalysis *History,

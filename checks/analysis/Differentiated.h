@@ -36,6 +36,19 @@ bool callerMayDifferentiate(const clang::CallExpr *Site, clang::ASTContext &Ctx,
                             const CallSites &Callers, bool OpaqueCallsMay,
                             HistoryAnalysis *History = nullptr);
 
+/// Whether \p Def, whose body is in the unit, may differentiate what its
+/// parameter \p Param is handed: a backward pass walks it or what is
+/// computed from it, a member that a backward pass of the unit walks keeps
+/// it, or it is handed on to a function that may (one whose body is in
+/// another unit may, unless the function summaries say otherwise). What
+/// the function summaries record for each parameter of the unit's
+/// functions.
+bool parameterMayBeDifferentiated(const clang::FunctionDecl *Def,
+                                  const clang::ParmVarDecl *Param,
+                                  clang::ASTContext &Ctx,
+                                  const CallSites &Callers,
+                                  HistoryAnalysis *History = nullptr);
+
 /// Whether \p E's history is thrown away: the value, and what is computed
 /// from it, stay in variables of its function's own frame, and nothing may
 /// differentiate them (a function whose body is not in the unit may). What

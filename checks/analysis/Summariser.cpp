@@ -63,14 +63,18 @@ public:
         FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
         !FD->isExternallyVisible() || isa<CXXConstructorDecl>(FD) ||
         isa<CXXDestructorDecl>(FD) ||
-        !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())) ||
-        !holdsTensorsOrFields(FD->getReturnType()))
+        !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
       return true;
     // A method defined in its class is in every unit that sees the class.
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
         MD && !FD->isOutOfLine())
       return true;
-    Found.push_back(FD);
+    if (holdsTensorsOrFields(FD->getReturnType()))
+      Found.push_back(FD);
+    if (llvm::any_of(FD->parameters(), [](const ParmVarDecl *Param) {
+          return holdsTensorsOrFields(Param->getType().getNonReferenceType());
+        }))
+      WithTensorParameters.push_back(FD);
     return true;
   }
 
@@ -92,7 +96,8 @@ public:
     return true;
   }
 
-  std::vector<const FunctionDecl *> Found;
+  /// The functions that return tensors, and those handed tensors.
+  std::vector<const FunctionDecl *> Found, WithTensorParameters;
   std::vector<const CallExpr *> Calls;
   /// Calls, of functions whose bodies the unit does not have, that return
   /// tensors.
@@ -177,6 +182,19 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
                                enclosingFunctionBody(Call, Ctx), Arg, Ctx);
         Out.addPassed(Key, Index, Carries::graph(), At, Walked);
       }
+    }
+  }
+  // Which parameters each function may differentiate (D), so that a
+  // unit that hands it a tensor need not assume it does.
+  if (!Finder.WithTensorParameters.empty()) {
+    HistoryAnalysis History(Ctx, &Sites, Options);
+    for (const FunctionDecl *FD : Finder.WithTensorParameters) {
+      std::set<unsigned> May;
+      for (const ParmVarDecl *Param : FD->parameters())
+        if (holdsTensorsOrFields(Param->getType().getNonReferenceType()) &&
+            parameterMayBeDifferentiated(FD, Param, Ctx, Sites, &History))
+          May.insert(Param->getFunctionScopeIndex());
+      Out.addParameters(FunctionSummaries::keyOf(FD), May);
     }
   }
   if (Finder.Found.empty())

@@ -41,7 +41,7 @@ RecordSummaryQueries::~RecordSummaryQueries() { Recording = Previous; }
 // with grad mode on answer as no call does) and "m:<member>".
 static constexpr const char *ReturnsQuery = "f:", *UsedQuery = "u:",
                             *CalledQuery = "c:", *CalledOffQuery = "C:",
-                            *MemberQuery = "m:";
+                            *MemberQuery = "m:", *ParametersQuery = "d:";
 static std::string passedQuery(llvm::StringRef Key, unsigned Index) {
   return "p:" + std::to_string(Index) + ":" + Key.str();
 }
@@ -170,6 +170,24 @@ const CalledSummary *FunctionSummaries::called(const FunctionDecl *FD,
   return It == Called.end() ? nullptr : &It->second;
 }
 
+std::optional<bool>
+FunctionSummaries::differentiatesParameter(const FunctionDecl *FD,
+                                           unsigned Index) const {
+  if (!FD)
+    return std::nullopt;
+  std::string Key = keyOf(FD);
+  record(ParametersQuery, Key);
+  auto It = Parameters.find(Key);
+  if (It == Parameters.end())
+    return std::nullopt;
+  return It->second.count(Index) != 0;
+}
+
+void FunctionSummaries::addParameters(const std::string &Key,
+                                      const std::set<unsigned> &May) {
+  Parameters[Key].insert(May.begin(), May.end());
+}
+
 void FunctionSummaries::addCalled(const std::string &Key,
                                   CalledSummary::Mode Mode,
                                   llvm::StringRef At) {
@@ -203,6 +221,8 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
     addUsed(Key, U.Differentiated, U.At);
   for (const auto &[Key, C] : Other.Called)
     addCalled(Key, C.GradMode, C.At);
+  for (const auto &[Key, May] : Other.Parameters)
+    addParameters(Key, May);
 }
 
 static std::string wordsText(Carries C) {
@@ -217,7 +237,8 @@ static std::string answerTo(
     const std::map<std::string, std::map<unsigned, PassedSummary>> &Passed,
     const std::map<std::string, PassedSummary> &Members,
     const std::map<std::string, UsedSummary> &Used,
-    const std::map<std::string, CalledSummary> &Called) {
+    const std::map<std::string, CalledSummary> &Called,
+    const std::map<std::string, std::set<unsigned>> &Parameters) {
   auto Passing = [](const PassedSummary &P) {
     return wordsText(P.Passed) + " " + P.At + (P.Walked ? " walked" : "");
   };
@@ -246,6 +267,15 @@ static std::string answerTo(
                ? "-"
                : modeText(It->second.GradMode);
   }
+  if (Query.consume_front(ParametersQuery)) {
+    auto It = Parameters.find(Query.str());
+    if (It == Parameters.end())
+      return "-";
+    std::string Text = "may:";
+    for (unsigned Index : It->second)
+      Text += std::to_string(Index) + ",";
+    return Text;
+  }
   if (Query.consume_front(MemberQuery)) {
     auto It = Members.find(Query.str());
     return It == Members.end() ? "-" : Passing(It->second);
@@ -266,13 +296,13 @@ std::string
 FunctionSummaries::answersTo(const std::set<std::string> &Queries) const {
   std::string Text;
   for (const std::string &Q : Queries)
-    Text += Q + " -> " + answerTo(Q, Functions, Passed, Members, Used, Called) + "\n";
+    Text += Q + " -> " + answerTo(Q, Functions, Passed, Members, Used, Called, Parameters) + "\n";
   return Text;
 }
 
 bool FunctionSummaries::answersAny(const std::set<std::string> &Queries) const {
   return llvm::any_of(Queries, [&](const std::string &Q) {
-    return answerTo(Q, Functions, Passed, Members, Used, Called) != "-";
+    return answerTo(Q, Functions, Passed, Members, Used, Called, Parameters) != "-";
   });
 }
 
@@ -316,6 +346,8 @@ llvm::json::Value FunctionSummaries::toJSON() const {
     Keys.insert(Entry.first);
   for (const auto &Entry : Called)
     Keys.insert(Entry.first);
+  for (const auto &Entry : Parameters)
+    Keys.insert(Entry.first);
   llvm::json::Array List;
   for (const std::string &Key : Keys) {
     llvm::json::Array Returns, PassedList;
@@ -339,6 +371,12 @@ llvm::json::Value FunctionSummaries::toJSON() const {
     if (auto It = Called.find(Key); It != Called.end())
       Entry["called"] = llvm::json::Object{
           {"grad_mode", modeText(It->second.GradMode)}, {"at", It->second.At}};
+    if (auto It = Parameters.find(Key); It != Parameters.end()) {
+      llvm::json::Array May;
+      for (unsigned Index : It->second)
+        May.push_back(Index);
+      Entry["differentiates"] = std::move(May);
+    }
     List.push_back(std::move(Entry));
   }
   llvm::json::Array MemberList;
@@ -436,6 +474,29 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
       }
       Out.addCalled(Key->str(), *Parsed, *At);
     }
+  }
+  // Optional: files written before parameters were summarised have none.
+  for (const llvm::json::Value &Entry : *List) {
+    const llvm::json::Object *F = Entry.getAsObject();
+    const llvm::json::Value *DV = F->get("differentiates");
+    if (!DV)
+      continue;
+    const llvm::json::Array *May = DV->getAsArray();
+    std::set<unsigned> Indices;
+    for (const llvm::json::Value &IV : May ? *May : llvm::json::Array()) {
+      std::optional<int64_t> Index = IV.getAsInteger();
+      if (!Index || *Index < 0 || *Index > 1024) {
+        May = nullptr;
+        break;
+      }
+      Indices.insert(static_cast<unsigned>(*Index));
+    }
+    if (!May) {
+      Error = "a malformed parameter use summary of '" +
+              F->getString("function")->str() + "'";
+      return false;
+    }
+    Out.addParameters(F->getString("function")->str(), Indices);
   }
   // Optional: files written before members were summarised have none.
   if (const llvm::json::Array *MemberList = O->getArray("members"))

@@ -25,6 +25,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -95,12 +96,18 @@ public:
   /// own), so that only Off and Unknown answer it differently.
   const CalledSummary *called(const clang::FunctionDecl *FD,
                               bool OnlyOff = false) const;
+  /// Whether \p FD, whose body is in another unit, may differentiate what
+  /// its parameter \p Index is handed there (a backward pass walks it, a
+  /// member that one walks keeps it, or it is handed on to code that may);
+  /// none when no unit summarised its parameters.
+  std::optional<bool> differentiatesParameter(const clang::FunctionDecl *FD,
+                                              unsigned Index) const;
   /// What the methods of another unit may leave in member \p Field of
   /// their class (Carries::graph(), and where the first such write is).
   const PassedSummary *member(const clang::FieldDecl *Field) const;
   bool empty() const {
     return Functions.empty() && Passed.empty() && Members.empty() &&
-           Used.empty() && Called.empty();
+           Used.empty() && Called.empty() && Parameters.empty();
   }
   bool hasPassed() const { return !Passed.empty(); }
 
@@ -116,6 +123,11 @@ public:
   /// Records that a call at \p At of the function \p Key may
   /// differentiate what it returns, or not.
   void addUsed(const std::string &Key, bool Differentiated, llvm::StringRef At);
+
+  /// Records that the function \p Key, defined in the unit, may
+  /// differentiate what its parameters \p May are handed, and not what
+  /// its other parameters are.
+  void addParameters(const std::string &Key, const std::set<unsigned> &May);
 
   /// Records that a call at \p At of the function \p Key runs it in grad
   /// mode \p Mode.
@@ -144,6 +156,9 @@ private:
   std::map<std::string, PassedSummary> Members;
   std::map<std::string, UsedSummary> Used;
   std::map<std::string, CalledSummary> Called;
+  /// Per function summarised for its parameters: those it may
+  /// differentiate.
+  std::map<std::string, std::set<unsigned>> Parameters;
 };
 
 /// While one lives, every summary a lookup of this thread asks for (found

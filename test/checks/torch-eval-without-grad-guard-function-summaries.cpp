@@ -5,6 +5,10 @@
 // calls it for every leaf records nothing (not flagged with the summaries;
 // flagged, with a note on the assumption, without them, the OPAQUE run). A
 // method whose body records a graph stays a forward pass either way.
+// The summaries also say which parameters a function of another unit may
+// differentiate: an output handed only to one that reads its numbers is
+// dropped (flagged with them; without them that function may differentiate
+// it), one handed to a function that backpropagates it is not.
 // RUN: %torch_tidy -checks='-*,torch-*' --no-cache --export-summaries=%t.json %S/Inputs/function-summaries/policy_net.cpp -- %mock_torch -I%S/Inputs/function-summaries > /dev/null
 // RUN: %check_torch_tidy %s torch-eval-without-grad-guard %t -- -config="{CheckOptions: {FunctionSummaries: '%t.json'}}" -- -I%S/Inputs/function-summaries
 // RUN: %check_torch_tidy --check-suffix=OPAQUE %s torch-eval-without-grad-guard %t.opaque -- -quiet -- -I%S/Inputs/function-summaries
@@ -43,4 +47,22 @@ float score_all(PolicyNet &net, const std::vector<torch::Tensor> &leaves) {
   for (const auto &leaf : leaves)
     total += leaf_score(net, leaf);
   return total;
+}
+
+void serve(torch::nn::Linear &model, const std::vector<torch::Tensor> &frames,
+           std::vector<float> &pixels) {
+  for (const auto &frame : frames) {
+    auto output = model(frame);
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+    // CHECK-FIXES: torch::NoGradGuard no_grad;
+    to_image(output, pixels);
+  }
+}
+
+void learn(torch::nn::Linear &model, const std::vector<torch::Tensor> &frames,
+           torch::optim::SGD &optimizer) {
+  for (const auto &frame : frames) {
+    auto output = model(frame);
+    learn_from(output, optimizer);
+  }
 }

@@ -13,3 +13,15 @@ std::pair<torch::Tensor, torch::Tensor> PolicyNetImpl::predict(const torch::Tens
 std::pair<torch::Tensor, torch::Tensor> PolicyNetImpl::evaluate(const torch::Tensor &x) {
   return forward(x);
 }
+
+void to_image(const torch::Tensor &output, std::vector<float> &pixels) {
+  auto values = output.flatten();
+  for (int64_t i = 0; i < values.numel(); ++i)
+    pixels.push_back(values[i].item<float>());
+}
+
+void learn_from(const torch::Tensor &output, torch::optim::SGD &optimizer) {
+  optimizer.zero_grad();
+  output.pow(2).mean().backward();
+  optimizer.step();
+}

@@ -2,6 +2,7 @@
 // that includes only this header sees no body.
 #include <torch/torch.h>
 #include <utility>
+#include <vector>
 
 struct PolicyNetImpl : torch::nn::Module {
   torch::nn::Linear body{9, 10};
@@ -12,3 +13,8 @@ struct PolicyNetImpl : torch::nn::Module {
   std::pair<torch::Tensor, torch::Tensor> evaluate(const torch::Tensor &x);
 };
 TORCH_MODULE(PolicyNet);
+
+// Reads the numbers of a network's output into pixels.
+void to_image(const torch::Tensor &output, std::vector<float> &pixels);
+// Backpropagates a loss computed from a network's output, and steps.
+void learn_from(const torch::Tensor &output, torch::optim::SGD &optimizer);
