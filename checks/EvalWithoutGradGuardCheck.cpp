@@ -304,7 +304,7 @@ const Stmt *trainingHeldThrough(const analysis::DeclSet &Holders,
       continue;
     for (++It; It != Block->body_end(); ++It)
       if (isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(*It) &&
-          analysis::trainsThroughCalls(*It, Ctx)) {
+          analysis::updatesParametersThroughCalls(*It, Ctx)) {
         Holder = Var;
         return *It;
       }
@@ -477,7 +477,8 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   if (!ByContext &&
       !isTestFunction(Function, Names, Facts.callers(Ctx)) &&
       !analysis::innermostLoop(Forward, Ctx) &&
-      analysis::trainsThroughCalls(Function->getBody(), Ctx) && discarded())
+      analysis::updatesParametersThroughCalls(Function->getBody(), Ctx) &&
+      discarded())
     if (const Stmt *Loop = trainingHeldThrough(Holders, C.Holder, Ctx)) {
       C.Function = Function;
       C.HeldThrough = Loop;

@@ -11,6 +11,8 @@
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
+
+#include <functional>
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -311,6 +313,85 @@ bool callerMayDifferentiate(const CallExpr *Site, ASTContext &Ctx,
   return Question(Ctx, Callers, OpaqueCallsMay, History).ask(Site, 1);
 }
 
+/// Whether \p E, or one of \p Holders, is put into a `std::any` in \p Body
+/// (constructed from it, or assigned it: `pack["bias"] = bias;` in a
+/// `std::map<std::string, std::any>`) that leaves the function: returned,
+/// or not a variable of its own frame. Its type is erased there, so the
+/// value is not followed further: it may be anything.
+static bool leavesTypeErased(const Stmt *Body, const Expr *E,
+                             const DeclSet &Holders, ASTContext &Ctx) {
+  auto IsAny = [](const CXXMethodDecl *MD) {
+    const CXXRecordDecl *RD = MD ? MD->getParent() : nullptr;
+    return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+           RD->getName() == "any";
+  };
+  auto Holds = [&](const Expr *Arg) {
+    const ValueDecl *D = referencedDecl(Arg);
+    return stripWrappers(Arg) == stripWrappers(E) ||
+           (D && Holders.contains(D));
+  };
+  // Variables of the frame that a return statement names.
+  DeclSet Returned;
+  class Returns : public StmtWalk {
+  public:
+    explicit Returns(DeclSet &Out) : Out(Out) {}
+    bool visit(Stmt *S) override {
+      if (const auto *Return = dyn_cast<ReturnStmt>(S))
+        if (const ValueDecl *D = referencedDecl(Return->getRetValue()))
+          Out.insert(D);
+      return true;
+    }
+    DeclSet &Out;
+  } FindReturns(Returned);
+  FindReturns.walk(Body);
+  auto Leaves = [&](const ValueDecl *Holder) {
+    const auto *Var = dyn_cast_or_null<VarDecl>(Holder);
+    return !Var || !Var->hasLocalStorage() ||
+           Var->getType()->isReferenceType() || Returned.contains(Var);
+  };
+  // Where a std::any built here goes: the variable it initialises, or a
+  // return statement (leaves).
+  auto ConstructedInto = [&](const Expr *Construct) -> bool {
+    DynTypedNode Node = DynTypedNode::create(*Construct);
+    for (unsigned Depth = 0; Depth < 32; ++Depth) {
+      auto Parents = Ctx.getParents(Node);
+      if (Parents.empty())
+        return true;
+      if (Parents[0].get<ReturnStmt>())
+        return true;
+      if (const auto *Var = Parents[0].get<VarDecl>())
+        return Leaves(Var);
+      if (!Parents[0].get<Expr>())
+        return false; // a statement of its own: dropped there
+      Node = Parents[0];
+    }
+    return true;
+  };
+  class Finder : public StmtWalk {
+  public:
+    std::function<bool(Stmt *)> Check;
+    bool Found = false;
+    bool visit(Stmt *S) override {
+      Found |= Check(S);
+      return !Found;
+    }
+  } Found;
+  Found.Check = [&](Stmt *S) {
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(S);
+        Construct && IsAny(Construct->getConstructor()) &&
+        llvm::any_of(Construct->arguments(), Holds))
+      return ConstructedInto(Construct);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+        Op && Op->getNumArgs() == 2 &&
+        IsAny(dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee())) &&
+        Holds(Op->getArg(1)))
+      return Leaves(referencedDecl(containerOf(Op->getArg(0))));
+    return false;
+  };
+  Found.walk(Body);
+  return Found.Found;
+}
+
 /// Whether \p D is a variable of its function's own frame: it dies when
 /// the function returns.
 static bool isFrameLocal(const ValueDecl *D) {
@@ -367,7 +448,8 @@ public:
     if (!llvm::all_of(Stored, Local))
       return false;
     DeclSet Holders = Sources.computedFrom(Stored);
-    if (!llvm::all_of(Holders, Local))
+    if (!llvm::all_of(Holders, Local) ||
+        leavesTypeErased(Body, E, Holders, Ctx))
       return false;
     bool Returned = returnsValue(E, Holders, Body, Sources, Ctx, History);
     if (Returned || !OutParams.empty()) {

@@ -53,24 +53,48 @@ public:
 };
 } // namespace
 
-static bool callTrainsImpl(const CallExpr *Call, const ASTContext &Ctx,
-                           unsigned Depth) {
+/// An optimizer step, or a backward pass that adds into the parameters'
+/// gradients, in \p S outside the lambdas it defines.
+static bool updatesIn(const Stmt *S) {
+  CallsIn Calls;
+  Calls.walk(S);
+  return llvm::any_of(Calls.Calls, [](const CallExpr *Call) {
+    return isOptimizerStep(Call) || accumulatesGradients(Call);
+  });
+}
+
+/// Whether \p Call runs a function of the unit whose body, or a function
+/// of the unit it calls (three calls deep), does what \p Does says.
+static bool callDoes(const CallExpr *Call, const ASTContext &Ctx,
+                     bool (*Does)(const Stmt *), unsigned Depth) {
   const Stmt *Body = userBodyCalled(Call, Ctx);
   if (!Body)
     return false;
-  if (trainsIn(Body))
+  if (Does(Body))
     return true;
   if (Depth >= 2)
     return false;
   CallsIn Inner;
   Inner.walk(Body);
   return llvm::any_of(Inner.Calls, [&](const CallExpr *C) {
-    return callTrainsImpl(C, Ctx, Depth + 1);
+    return callDoes(C, Ctx, Does, Depth + 1);
   });
 }
 
 bool callTrains(const CallExpr *Call, const ASTContext &Ctx) {
-  return callTrainsImpl(Call, Ctx, 0);
+  return callDoes(Call, Ctx, trainsIn, 0);
+}
+
+bool updatesParametersThroughCalls(const Stmt *S, const ASTContext &Ctx) {
+  if (!S)
+    return false;
+  if (updatesIn(S))
+    return true;
+  CallsIn Calls;
+  Calls.walk(S);
+  return llvm::any_of(Calls.Calls, [&](const CallExpr *Call) {
+    return callDoes(Call, Ctx, updatesIn, 0);
+  });
 }
 
 bool trainsThroughCalls(const Stmt *S, const ASTContext &Ctx) {

@@ -37,6 +37,13 @@ bool callTrains(const clang::CallExpr *Call, const clang::ASTContext &Ctx);
 /// called.
 bool trainsThroughCalls(const clang::Stmt *S, const clang::ASTContext &Ctx);
 
+/// Whether \p S updates parameters: an optimizer step, or a backward pass
+/// that adds into gradients (not `torch::autograd::grad`, which returns
+/// derivatives: a Jacobian, forces), in \p S or in a function of the unit
+/// it calls (three calls deep).
+bool updatesParametersThroughCalls(const clang::Stmt *S,
+                                   const clang::ASTContext &Ctx);
+
 /// Whether \p Call is a backward pass that adds into the parameters'
 /// gradients: `Tensor::backward` or `torch::autograd::backward` (not
 /// `torch::autograd::grad`, which returns the gradients instead).

@@ -5,10 +5,12 @@
 // RUN: %check_torch_tidy --std=c++20 %s torch-eval-without-grad-guard %t.cxx20
 
 #include <torch/torch.h>
+#include <any>
 #include <torch/script.h>
 #include <functional>
 #include <future>
 #include <iostream>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -211,6 +213,50 @@ float train_with_probe_and_step(torch::nn::Linear &encoder,
     // CHECK-MESSAGES: :[[@LINE-1]]:3: note: the training loop starts here
     total += train_step(encoder, optimizer, batch);
   return total;
+}
+
+// Named values passed between layers (`std::map<std::string, std::any>`):
+// a value put into a pack that the function returns leaves it with its
+// type erased, and is not followed further (whoever reads the pack may
+// differentiate it); one put into a pack of the function's own frame is
+// followed as before.
+using AnyPack = std::map<std::string, std::any>;
+torch::Tensor position_bias(torch::nn::Linear &bias, int64_t n) {
+  return bias->forward(torch::ones({n, 4})).unsqueeze(0);
+}
+AnyPack attention(torch::nn::Linear &bias, const torch::Tensor &scores) {
+  AnyPack output;
+  auto b = position_bias(bias, scores.size(1));
+  output["position_bias"] = b;
+  output["result"] = scores + b;
+  return output;
+}
+float decode_score(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto h = model->forward(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward in evaluation code
+  // CHECK-FIXES: float decode_score(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  AnyPack args = {{"input", h}};
+  return std::any_cast<torch::Tensor>(args["input"]).sum().item<float>();
+}
+
+// A loop that takes derivatives with torch::autograd::grad (a Jacobian,
+// column by column, through a helper of the unit) updates no parameter: it
+// is not the training that a probe's graph would be kept through.
+torch::Tensor column_of(const torch::Tensor &output, const torch::Tensor &x,
+                        int64_t column) {
+  return torch::autograd::grad({output.select(1, column).sum()}, {x})[0];
+}
+std::vector<torch::Tensor> jacobian(torch::nn::Linear &model,
+                                    const torch::Tensor &x) {
+  auto probe = model->forward(x);
+  std::cout << probe.sizes() << std::endl;
+  std::vector<torch::Tensor> columns;
+  for (int64_t column = 0; column < 4; ++column) {
+    auto output = model->forward(x);
+    columns.push_back(column_of(output, x, column));
+  }
+  return columns;
 }
 
 // A helper whose every caller in view puts the model it is handed in
