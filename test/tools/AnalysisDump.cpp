@@ -165,12 +165,16 @@ public:
           llvm::outs() << "none";
         llvm::outs() << "\n";
       } else if (Probe == "probe_discarded") {
-        // Asked of the initializer of the local variable named.
+        // Asked of the initializer of the local variable named, with H (and
+        // the summaries, when given) as the checks ask it.
         const auto *Var = dyn_cast_or_null<VarDecl>(referencedDecl(Arg));
         const Expr *Init = Var ? Var->getInit() : nullptr;
         llvm::outs() << "discarded="
-                     << (Init && historyDiscarded(Init, Ctx, *Callers) ? "yes"
-                                                                      : "no")
+                     << (Init && historyDiscarded(Init, Ctx, *Callers,
+                                                  /*Holders=*/nullptr,
+                                                  History.get())
+                             ? "yes"
+                             : "no")
                      << "\n";
       } else {
         llvm::outs() << "differentiated="
