@@ -11,8 +11,6 @@
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
-
-#include <functional>
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -367,16 +365,7 @@ static bool leavesTypeErased(const Stmt *Body, const Expr *E,
     }
     return true;
   };
-  class Finder : public StmtWalk {
-  public:
-    std::function<bool(Stmt *)> Check;
-    bool Found = false;
-    bool visit(Stmt *S) override {
-      Found |= Check(S);
-      return !Found;
-    }
-  } Found;
-  Found.Check = [&](Stmt *S) {
+  auto Erases = [&](const Stmt *S) {
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(S);
         Construct && IsAny(Construct->getConstructor()) &&
         llvm::any_of(Construct->arguments(), Holds))
@@ -388,6 +377,19 @@ static bool leavesTypeErased(const Stmt *Body, const Expr *E,
       return Leaves(referencedDecl(containerOf(Op->getArg(0))));
     return false;
   };
+  class Finder : public StmtWalk {
+  public:
+    explicit Finder(llvm::function_ref<bool(const Stmt *)> Erases)
+        : Erases(Erases) {}
+    bool Found = false;
+    bool visit(Stmt *S) override {
+      Found |= Erases(S);
+      return !Found;
+    }
+
+  private:
+    llvm::function_ref<bool(const Stmt *)> Erases;
+  } Found(Erases);
   Found.walk(Body);
   return Found.Found;
 }

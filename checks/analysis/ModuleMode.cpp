@@ -73,16 +73,20 @@ static const Expr *withoutNots(const Expr *E, bool &Negated) {
   return E;
 }
 
-ModeFlag modeFlagOf(const CallExpr *Set, const FunctionDecl *Def) {
-  if (!Set || !Def || Set->getNumArgs() == 0 ||
-      isa<CXXDefaultArgExpr>(Set->getArg(0)))
-    return {};
+/// \p E as a parameter of \p Def, negated or not; empty when it is not one.
+static ModeFlag parameterFlag(const Expr *E, const FunctionDecl *Def) {
   bool Negated = false;
-  const Expr *E = withoutNots(Set->getArg(0), Negated);
+  E = E ? withoutNots(E, Negated) : nullptr;
   const auto *Param = dyn_cast_or_null<ParmVarDecl>(E ? referencedDecl(E) : nullptr);
-  if (!Param || Param->getDeclContext() != Def)
+  if (!Param || !Def || Param->getDeclContext() != Def)
     return {};
   return {Param, Negated};
+}
+
+ModeFlag modeFlagOf(const CallExpr *Set, const FunctionDecl *Def) {
+  if (!Set || Set->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Set->getArg(0)))
+    return {};
+  return parameterFlag(Set->getArg(0), Def);
 }
 
 ModuleMode modeAtCall(const ModeFlag &Flag, const CallExpr *Call,
@@ -104,12 +108,10 @@ ModeFlag modeFlagPassedOn(const ModeFlag &Flag, const CallExpr *Call,
   const Expr *Arg = Flag ? argumentFor(Call, Flag.Param->getFunctionScopeIndex(),
                                        /*Defaults=*/true)
                          : nullptr;
-  bool Negated = false;
-  const Expr *E = Arg ? withoutNots(Arg, Negated) : nullptr;
-  const auto *Param = dyn_cast_or_null<ParmVarDecl>(E ? referencedDecl(E) : nullptr);
-  if (!Param || !Caller || Param->getDeclContext() != Caller)
-    return {};
-  return {Param, Negated != Flag.Negated};
+  ModeFlag Passed = parameterFlag(Arg, Caller);
+  if (Passed)
+    Passed.Negated = Passed.Negated != Flag.Negated;
+  return Passed;
 }
 
 namespace {

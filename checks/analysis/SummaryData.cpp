@@ -474,29 +474,24 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
       }
       Out.addCalled(Key->str(), *Parsed, *At);
     }
-  }
-  // Optional: files written before parameters were summarised have none.
-  for (const llvm::json::Value &Entry : *List) {
-    const llvm::json::Object *F = Entry.getAsObject();
-    const llvm::json::Value *DV = F->get("differentiates");
-    if (!DV)
-      continue;
-    const llvm::json::Array *May = DV->getAsArray();
-    std::set<unsigned> Indices;
-    for (const llvm::json::Value &IV : May ? *May : llvm::json::Array()) {
-      std::optional<int64_t> Index = IV.getAsInteger();
-      if (!Index || *Index < 0 || *Index > 1024) {
-        May = nullptr;
-        break;
+    // Optional: files written before parameters were summarised have none.
+    if (const llvm::json::Value *DV = F->get("differentiates")) {
+      const llvm::json::Array *May = DV->getAsArray();
+      std::set<unsigned> Indices;
+      bool Valid = May != nullptr;
+      if (May)
+        for (const llvm::json::Value &IV : *May) {
+          std::optional<int64_t> Index = IV.getAsInteger();
+          Valid &= Index && *Index >= 0 && *Index <= 1024;
+          if (Valid)
+            Indices.insert(static_cast<unsigned>(*Index));
+        }
+      if (!Valid) {
+        Error = "a malformed parameter use summary of '" + Key->str() + "'";
+        return false;
       }
-      Indices.insert(static_cast<unsigned>(*Index));
+      Out.addParameters(Key->str(), Indices);
     }
-    if (!May) {
-      Error = "a malformed parameter use summary of '" +
-              F->getString("function")->str() + "'";
-      return false;
-    }
-    Out.addParameters(F->getString("function")->str(), Indices);
   }
   // Optional: files written before members were summarised have none.
   if (const llvm::json::Array *MemberList = O->getArray("members"))

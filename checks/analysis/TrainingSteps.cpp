@@ -85,28 +85,27 @@ bool callTrains(const CallExpr *Call, const ASTContext &Ctx) {
   return callDoes(Call, Ctx, trainsIn, 0);
 }
 
-bool updatesParametersThroughCalls(const Stmt *S, const ASTContext &Ctx) {
+/// Whether \p S does what \p Does says, itself or in a call (outside the
+/// lambdas it defines) of a function of the unit that does (callDoes).
+static bool doesThroughCalls(const Stmt *S, const ASTContext &Ctx,
+                             bool (*Does)(const Stmt *)) {
   if (!S)
     return false;
-  if (updatesIn(S))
+  if (Does(S))
     return true;
   CallsIn Calls;
   Calls.walk(S);
   return llvm::any_of(Calls.Calls, [&](const CallExpr *Call) {
-    return callDoes(Call, Ctx, updatesIn, 0);
+    return callDoes(Call, Ctx, Does, 0);
   });
 }
 
+bool updatesParametersThroughCalls(const Stmt *S, const ASTContext &Ctx) {
+  return doesThroughCalls(S, Ctx, updatesIn);
+}
+
 bool trainsThroughCalls(const Stmt *S, const ASTContext &Ctx) {
-  if (!S)
-    return false;
-  if (trainsIn(S))
-    return true;
-  CallsIn Calls;
-  Calls.walk(S);
-  return llvm::any_of(Calls.Calls, [&](const CallExpr *Call) {
-    return callTrains(Call, Ctx);
-  });
+  return doesThroughCalls(S, Ctx, trainsIn);
 }
 
 bool accumulatesGradients(const CallExpr *Call) {
