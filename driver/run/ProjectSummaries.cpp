@@ -102,9 +102,22 @@ std::string summariesText(const DriverOptions &O,
 
 } // namespace
 
+/// Whether the run exports the summaries of several files it is given
+/// with no compilation database (their flags after `--`): they are made as
+/// a project run makes its own, so that what one unit's summary says of a
+/// call into another (what is done there with what it returns, with what
+/// it is handed) is what that unit's summary says. With -p, files given
+/// read the last project run's summaries instead.
+static bool exportsSummariesOfFiles(const DriverOptions &O) {
+  return !O.ExportSummaries.empty() && O.Files.size() > 1 &&
+         O.BuildPath.empty();
+}
+
 bool summarisesProject(const DriverOptions &O, RunSetup &S) {
-  return O.UseProjectSummaries && O.Files.empty() && !O.BuildPath.empty() &&
-         O.WorkerOutput.empty() && !userNamesSummaries(O, S);
+  return O.UseProjectSummaries && O.WorkerOutput.empty() &&
+         ((O.Files.empty() && !O.BuildPath.empty()) ||
+          exportsSummariesOfFiles(O)) &&
+         !userNamesSummaries(O, S);
 }
 
 void useLastProjectSummaries(DriverOptions &O, RunSetup &S) {
@@ -168,9 +181,10 @@ bool analyseWithProjectSummaries(DriverOptions &O, RunSetup &S,
     All.Units = Sel.Units;
     All.OnlyFiles = Sel.OnlyFiles;
   }
-  // Kept for the runs after this one (with --no-cache, only for this run).
+  // Kept for the runs after this one (with --no-cache, or for files given,
+  // only for this run).
   std::string File;
-  bool Temporary = !O.UseCache;
+  bool Temporary = !O.UseCache || !O.Files.empty();
   DriverOptions First = O;
   First.FirstStage = true;
   First.CollectSummaries = true;
@@ -264,7 +278,9 @@ bool analyseWithProjectSummaries(DriverOptions &O, RunSetup &S,
   if (O.Verbose)
     llvm::errs() << "torch-tidy: function summaries: " << Units
                  << " units summarised, kept in "
-                 << (Temporary ? std::string("no file (--no-cache)") : File)
+                 << (Temporary ? std::string(O.UseCache ? "no file (files given)"
+                                                        : "no file (--no-cache)")
+                               : File)
                  << "; " << CheckedAgain << " of " << Sel.Units.size()
                  << " units checked again with them (" << Rounds << " round"
                  << (Rounds == 1 ? "" : "s") << ")\n";

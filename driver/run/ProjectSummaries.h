@@ -16,7 +16,9 @@
 // Both analyses go through the result cache, so a unit whose inputs (and,
 // for the second, the answers to its queries) did not change is analysed
 // neither time; a unit that changed is analysed first with what the last
-// run found, which most often answers it as the new summaries do. A run on
+// run found, which most often answers it as the new summaries do. An
+// --export-summaries run over several files given with their flags (no -p)
+// makes its summaries the same way, in a file kept only for the run. A run on
 // files given with -p, and torch-clangd, read the file the last project run
 // left. A FunctionSummaries option of the user's wins over all of it;
 // --no-project-summaries turns it off.
@@ -35,7 +37,8 @@
 
 namespace torch_tidy {
 
-/// Whether this run is a project run that summarises the project first.
+/// Whether this run summarises its units first: a project run, or an
+/// export of several files' summaries.
 bool summarisesProject(const DriverOptions &Opts, RunSetup &Setup);
 
 /// A run with -p that does not summarise the project itself: for files
