@@ -104,6 +104,9 @@ void RetainGraphInLoopCheck::registerMatchers(MatchFinder *Finder) {
 void RetainGraphInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ASTContext &Ctx = *Result.Context;
+  // A template the unit instantiates is judged in its instantiations.
+  if (analysis::inInstantiatedTemplate(Call, Ctx))
+    return;
   const Stmt *Loop = analysis::innermostLoop(Call, Ctx);
   if (!Loop || laterBackwardNeedsGraph(Call, Loop, Ctx) ||
       analysis::walksGraphBuiltBefore(Call, Loop, Ctx, *Names))

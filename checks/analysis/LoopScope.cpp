@@ -166,6 +166,49 @@ const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
   }
 }
 
+/// Whether the unit instantiates the definition of \p Pattern, a function
+/// template's pattern or a member function of a class template.
+static bool isInstantiated(const FunctionDecl *Pattern) {
+  if (const FunctionTemplateDecl *Template =
+          Pattern->getDescribedFunctionTemplate())
+    return llvm::any_of(Template->specializations(), [](const FunctionDecl *FD) {
+      return FD->isTemplateInstantiation() && FD->hasBody();
+    });
+  const auto *Method = dyn_cast<CXXMethodDecl>(Pattern);
+  const ClassTemplateDecl *Class =
+      Method ? Method->getParent()->getDescribedClassTemplate() : nullptr;
+  if (!Class)
+    return false;
+  const FunctionDecl *Canonical = Method->getCanonicalDecl();
+  for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
+    for (const Decl *D : Spec->decls()) {
+      const auto *Member = dyn_cast<CXXMethodDecl>(D);
+      const FunctionDecl *From =
+          Member ? Member->getInstantiatedFromMemberFunction() : nullptr;
+      if (From && From->getCanonicalDecl() == Canonical && Member->hasBody())
+        return true;
+    }
+  return false;
+}
+
+bool inInstantiatedTemplate(const Stmt *S, ASTContext &Ctx) {
+  const FunctionDecl *Function = enclosingFunction(S, Ctx);
+  if (!Function || !Function->isDependentContext())
+    return false;
+  // From a lambda out to the function that defines it.
+  const DeclContext *DC = Function;
+  for (; DC; DC = DC->getParent()) {
+    const auto *FD = dyn_cast<FunctionDecl>(DC);
+    if (!FD)
+      continue;
+    const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+    if (Method && Method->getParent()->isLambda())
+      continue;
+    return isInstantiated(FD);
+  }
+  return false;
+}
+
 const Stmt *enclosingFunctionBody(const Stmt *S, ASTContext &Ctx) {
   const FunctionDecl *FD = enclosingFunction(S, Ctx);
   return FD ? FD->getBody() : nullptr;

@@ -35,6 +35,14 @@ llvm::SmallVector<const clang::Stmt *, 4> runsAt(const clang::Stmt *S,
 const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S,
                                              clang::ASTContext &Ctx);
 
+/// Whether \p S is in the pattern of a template (a function template, a
+/// member function of a class template, a lambda in either) that the unit
+/// instantiates: its instantiations show what it does with every type
+/// known, where the pattern leaves calls on dependent values unresolved (a
+/// `loss.backward()` whose `loss` has a dependent type is no call of
+/// backward there).
+bool inInstantiatedTemplate(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 /// The body of the function, method or lambda that contains \p S.
 const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S,
                                          clang::ASTContext &Ctx);

@@ -252,3 +252,36 @@ void suppressed(torch::nn::Linear &model, const torch::Tensor &x) {
     model(x).sum().backward({}, true); // NOLINT(torch-retain-graph-in-loop)
   }
 }
+
+// A template the unit instantiates is judged in its instantiations, where
+// `loss.backward()` on a value of a dependent type is known for a backward
+// pass that frees what autograd::grad retained.
+template <typename Batches>
+void input_gradients_then_step(torch::nn::Linear &model, Batches &batches,
+                               torch::optim::SGD &opt) {
+  for (auto &batch : batches) {
+    opt.zero_grad();
+    auto output = model(batch);
+    auto loss = output.sum();
+    auto grads = torch::autograd::grad({output}, {batch}, {}, true);
+    loss.backward();
+    opt.step();
+  }
+}
+
+template <typename Batches>
+void input_gradients_only(torch::nn::Linear &model, Batches &batches) {
+  for (auto &batch : batches) {
+    auto output = model(batch);
+    auto grads = torch::autograd::grad({output}, {batch}, {}, true);
+    // CHECK-MESSAGES: :[[@LINE-1]]:63: warning: retain_graph=true in a loop keeps the autograd graph
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: this loop runs the autograd::grad() call every iteration
+    // CHECK-FIXES: auto grads = torch::autograd::grad({output}, {batch}, {});
+  }
+}
+
+void instantiates(torch::nn::Linear &model, std::vector<torch::Tensor> &batches,
+                  torch::optim::SGD &opt) {
+  input_gradients_then_step(model, batches, opt);
+  input_gradients_only(model, batches);
+}
