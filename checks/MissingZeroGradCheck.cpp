@@ -27,13 +27,52 @@ AST_MATCHER(CXXMemberCallExpr, isOptimizerStep) {
   return analysis::isOptimizerStep(&Node);
 }
 
-/// `step(closure)`: the closure computes the loss, and zeroes, for every
-/// evaluation the optimizer makes (LBFGS).
-AST_MATCHER(CXXMemberCallExpr, isGivenClosure) {
-  if (Node.getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Node.getArg(0)))
+/// `step(closure)`: the optimizer evaluates the closure, which computes
+/// the loss and its gradients, once or more per step (LBFGS).
+bool isGivenClosure(const CXXMemberCallExpr *Step) {
+  if (Step->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Step->getArg(0)))
     return false;
-  const Expr *Arg = analysis::stripWrappers(Node.getArg(0));
+  const Expr *Arg = analysis::stripWrappers(Step->getArg(0));
   return !isa<CXXNullPtrLiteralExpr>(Arg);
+}
+
+/// The lambda that \p Step is given as its closure: written in the call,
+/// or held by a local variable initialised with it; null for any other.
+const LambdaExpr *closureOf(const CXXMemberCallExpr *Step) {
+  auto Unwrap = [](const Expr *E) {
+    // The std::function the closure converts to, and what is around it.
+    while (true) {
+      E = analysis::stripWrappers(E);
+      const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+      if (!Construct || Construct->getNumArgs() != 1)
+        return E;
+      E = Construct->getArg(0);
+    }
+  };
+  const Expr *Arg = Unwrap(Step->getArg(0));
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(Arg))
+    return Lambda;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || !Var->getInit())
+    return nullptr;
+  return dyn_cast<LambdaExpr>(Unwrap(Var->getInit()));
+}
+
+/// The first backward pass in \p Body that adds into the gradients.
+const CallExpr *backwardIn(const Stmt *Body) {
+  class Finder : public analysis::StmtWalk {
+  public:
+    const CallExpr *Found = nullptr;
+    bool visit(Stmt *S) override {
+      if (const auto *Call = dyn_cast<CallExpr>(S);
+          Call && analysis::accumulatesGradients(Call))
+        Found = Call;
+      return !Found;
+    }
+  } Backward;
+  Backward.walk(Body);
+  return Backward.Found;
 }
 
 /// The statement of \p Block that contains \p S.
@@ -144,11 +183,9 @@ MissingZeroGradCheck::flowOf(const FunctionDecl *Function, ASTContext &Ctx) {
 }
 
 void MissingZeroGradCheck::registerMatchers(MatchFinder *Finder) {
-  // An optimizer step that applies the gradients the parameters hold (not
-  // one that re-evaluates a closure).
-  Finder->addMatcher(
-      cxxMemberCallExpr(isOptimizerStep(), unless(isGivenClosure())).bind("step"),
-      this);
+  // An optimizer step that applies the gradients the parameters hold, or
+  // one that evaluates a closure that runs the backward pass.
+  Finder->addMatcher(cxxMemberCallExpr(isOptimizerStep()).bind("step"), this);
 }
 
 void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
@@ -160,6 +197,17 @@ void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   const analysis::FunctionFlow &Flow = flowOf(Function, Ctx);
   analysis::GradientZeroing Zeroing(Step, Function, Ctx);
+  // A closure the step evaluates: its backward pass adds to what the
+  // iteration left, unless the closure clears (as it must for an
+  // optimizer that evaluates it more than once) or the loop does.
+  const LambdaExpr *Closure = nullptr;
+  const CallExpr *InClosure = nullptr;
+  if (isGivenClosure(Step)) {
+    Closure = closureOf(Step);
+    InClosure = Closure ? backwardIn(Closure->getBody()) : nullptr;
+    if (!InClosure || Zeroing.clearsIn(Closure->getBody()))
+      return;
+  }
   if (!Zeroing.stepReachedUncleared(Flow))
     return;
   // A step under a condition of its own, in a loop that clears under one
@@ -168,7 +216,8 @@ void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
       Zeroing.clearsIn(analysis::loopBody(Loop)))
     return;
   const SourceManager &SM = Ctx.getSourceManager();
-  const CallExpr *Backward = backwardBefore(Step, Loop, Flow, SM);
+  const CallExpr *Backward =
+      InClosure ? InClosure : backwardBefore(Step, Loop, Flow, SM);
   if (!Backward || !Reported.insert(Backward).second)
     return;
 
@@ -191,9 +240,18 @@ void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
                      "of all past gradients")
                 << Name << Backward->getSourceRange();
     // `optimizer.zero_grad();` where this update of the iteration starts,
-    // where each variable the optimizer's expression names is declared.
+    // where each variable the optimizer's expression names is declared; in
+    // a closure, first in its body, where a closure that captures by
+    // reference sees it.
     const auto *Body = dyn_cast<CompoundStmt>(analysis::loopBody(Loop));
     const Stmt *Before = Body ? updateStart(Body, Backward, Function, Ctx) : nullptr;
+    if (Closure) {
+      const CompoundStmt *ClosureBody = Closure->getCompoundStmtBody();
+      Before = Closure->getCaptureDefault() == LCD_ByRef &&
+                       !ClosureBody->body_empty()
+                   ? ClosureBody->body_front()
+                   : nullptr;
+    }
     if (Receiver && Before) {
       Refs Used;
       Used.walk(Step->getImplicitObjectArgument());

@@ -308,3 +308,57 @@ void both_zeroed(torch::nn::Linear &generator, torch::nn::Linear &critic,
     g_opt.step();
   }
 }
+
+// A closure that the step evaluates runs the backward pass: unless the
+// closure or the loop clears, each evaluation adds to every earlier one.
+void closure_never_zeroed(torch::nn::Linear &model, torch::optim::Adam &adam,
+                          const std::vector<Batch> &batches) {
+  torch::Tensor loss_sum;
+  for (const auto &batch : batches) {
+    auto closure = [&]() {
+      loss_sum = model(batch.data).sum();
+      loss_sum.backward();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: this backward pass adds its gradients to those of every earlier iteration: nothing zeroes the gradients of 'adam' between two of its steps, so each step applies the sum of all past gradients [torch-missing-zero-grad]
+      return loss_sum;
+    };
+    // CHECK-FIXES: auto closure = [&]() {
+    // CHECK-FIXES-NEXT: adam.zero_grad();
+    // CHECK-FIXES-NEXT: loss_sum = model(batch.data).sum();
+    adam.step(closure);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: note: 'adam' steps here with the gradients of every earlier backward pass still added in
+  }
+}
+
+void closure_in_the_call(torch::nn::Linear &model, torch::optim::SGD &opt,
+                         const std::vector<Batch> &batches) {
+  for (const auto &batch : batches) {
+    opt.step([&model, &batch]() {
+      auto loss = model(batch.data).sum();
+      loss.backward();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: this backward pass adds its gradients to those of every earlier iteration: nothing zeroes the gradients of 'opt'
+      return loss;
+    });
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: 'opt' steps here
+  }
+}
+
+void closure_zeroed_by_the_loop(torch::nn::Linear &model, torch::optim::SGD &opt,
+                                const std::vector<Batch> &batches) {
+  for (const auto &batch : batches) {
+    opt.zero_grad();
+    auto closure = [&]() {
+      auto loss = model(batch.data).sum();
+      loss.backward();
+      return loss;
+    };
+    opt.step(closure);
+  }
+}
+
+torch::Tensor evaluate_loss(torch::nn::Linear &model, const Batch &batch);
+
+void closure_without_backward(torch::nn::Linear &model, torch::optim::SGD &opt,
+                              const std::vector<Batch> &batches) {
+  for (const auto &batch : batches)
+    opt.step([&]() { return evaluate_loss(model, batch); });
+}
