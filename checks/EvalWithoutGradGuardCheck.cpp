@@ -460,12 +460,12 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   bool ByContext = C.EvalCall || C.NamedBy || C.GuardedStarter;
   analysis::DeclSet Holders;
   std::optional<bool> Discarded;
-  bool ThroughCallers = false;
+  bool ThroughCallers = false, CallersElsewhere = false;
   auto discarded = [&] {
     if (!Discarded)
       Discarded = analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx),
                                              &Holders, &History,
-                                             &ThroughCallers);
+                                             &ThroughCallers, &CallersElsewhere);
     return *Discarded;
   };
   const analysis::NameGuesses &Names = HistoryOpts.names();
@@ -507,6 +507,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.Function = Function;
       C.ByUse = true;
       C.DroppedByCallers = ThroughCallers;
+      C.CallersElsewhere = CallersElsewhere;
       C.Block = Block;
     }
   }
@@ -734,9 +735,12 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers and dropped in '%0'%select{|"
          " and in the callers it is handed back to (returned, or written "
-         "into an out-parameter)}1: nothing differentiates it",
+         "into an out-parameter)}1%select{|, and the callers in other files "
+         "do not differentiate it (the project's function summaries)}2: "
+         "nothing differentiates it",
          DiagnosticIDs::Note)
-        << C.Function->getNameAsString() << C.DroppedByCallers;
+        << C.Function->getNameAsString() << C.DroppedByCallers
+        << C.CallersElsewhere;
   else if (C.HeldThrough) {
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers, but '%0' keeps its graph alive "
