@@ -73,7 +73,7 @@ void learn(torch::nn::Linear &model, const std::vector<torch::Tensor> &frames,
 torch::Tensor board_values(torch::nn::Linear &model, const torch::Tensor &boards) {
   auto values = model(boards);
   // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
-  // CHECK-MESSAGES: :[[@LINE-2]]:17: note: its result is only read as numbers and dropped in 'board_values' and in the callers it is handed back to (returned, or written into an out-parameter), and by the callers in other files (the project's function summaries): nothing differentiates it
+  // CHECK-MESSAGES: :[[@LINE-2]]:17: note: its result is only read as numbers and dropped in 'board_values' and in the callers it is handed back to (returned, or written into an out-parameter), and the callers in other files do not differentiate it (the project's function summaries): nothing differentiates it
   // CHECK-FIXES: torch::NoGradGuard no_grad;
   return values.sum(1);
 }
