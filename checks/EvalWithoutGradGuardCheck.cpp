@@ -144,6 +144,21 @@ bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx,
   return Finder.Found;
 }
 
+/// Whether one of \p Holders, the variables that hold what \p Forward
+/// computes, is declared outside the innermost loop around it.
+bool keptAcrossIterations(const Expr *Forward, const analysis::DeclSet &Holders,
+                          ASTContext &Ctx) {
+  const Stmt *Loop = analysis::innermostLoop(Forward, Ctx);
+  if (!Loop)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  return llvm::any_of(Holders, [&](const ValueDecl *D) {
+    return analysis::holdsTensorsOrFields(D->getType()) &&
+           !SM.isPointWithin(D->getLocation(), Loop->getBeginLoc(),
+                             Loop->getEndLoc());
+  });
+}
+
 /// Whether every other forward pass in \p Scope is discarded as well: a
 /// scope that keeps, returns or hands on another forward's result does
 /// autograd work (a Jacobian built with create_graph), and a guard there
@@ -475,7 +490,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
                            Ctx)
           .At.isInvalid() &&
-      discarded() && !analysis::keptAcrossIterations(Forward, Holders, Ctx)) {
+      discarded() && !keptAcrossIterations(Forward, Holders, Ctx)) {
     // What a guard would cover: the function, or in one that trains, the
     // block around the forward when that block trains nothing.
     const Stmt *Body = Function->getBody();
@@ -720,8 +735,8 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers and dropped in '%0'%select{|"
          " and in the callers it is handed back to (returned, or written "
-         "into an out-parameter)}1%select{|, and by the callers in other "
-         "files (the project's function summaries)}2: "
+         "into an out-parameter)}1%select{|, and the callers in other files "
+         "do not differentiate it (the project's function summaries)}2: "
          "nothing differentiates it",
          DiagnosticIDs::Note)
         << C.Function->getNameAsString() << C.DroppedByCallers

@@ -38,7 +38,7 @@ private:
     /// ... by the callers it is returned or written back to.
     bool DroppedByCallers = false;
     /// Some of those callers are in other units, which the project's
-    /// function summaries say drop it.
+    /// function summaries say do not differentiate it.
     bool CallersElsewhere = false;
     /// For evaluation by use: the function whose callers, all out of view,
     /// are taken to run it again and again.

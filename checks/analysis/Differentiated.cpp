@@ -484,8 +484,8 @@ private:
   /// The calls of \p Function in the unit, to follow, when every call is
   /// known: its address does not escape, it is not a virtual method (an
   /// override's caller may call it through the base) nor a lambda, and the
-  /// calls in other units (as the project's summaries say) all drop the
-  /// history of what it returns (what they do with an out-parameter's
+  /// calls in other units (as the project's summaries say) all leave what
+  /// it returns undifferentiated (what they do with an out-parameter's
   /// argument, \p WritesOutParameters, the summaries do not say). None when
   /// it has no call at all.
   std::optional<llvm::SmallVector<const CallExpr *, 4>>
@@ -507,8 +507,8 @@ private:
     if (Used || Called) {
       // A call whose address escapes there (no place recorded), or one
       // that may differentiate what it gets back.
-      if (!Used || Used->Differentiated || !Used->Discarded ||
-          (Called && Called->At.empty()) || WritesOutParameters)
+      if (!Used || Used->Differentiated || (Called && Called->At.empty()) ||
+          WritesOutParameters)
         return std::nullopt;
       Elsewhere = true;
     } else if (Sites->empty()) {
@@ -543,19 +543,6 @@ bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
   if (Elsewhere)
     *Elsewhere = Result && Question.Elsewhere;
   return Result;
-}
-
-bool keptAcrossIterations(const Expr *E, const DeclSet &Holders,
-                          ASTContext &Ctx) {
-  const Stmt *Loop = innermostLoop(E, Ctx);
-  if (!Loop)
-    return false;
-  const SourceManager &SM = Ctx.getSourceManager();
-  return llvm::any_of(Holders, [&](const ValueDecl *D) {
-    return holdsTensorsOrFields(D->getType()) &&
-           !SM.isPointWithin(D->getLocation(), Loop->getBeginLoc(),
-                             Loop->getEndLoc());
-  });
 }
 
 bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {

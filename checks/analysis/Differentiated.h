@@ -56,8 +56,8 @@ bool parameterMayBeDifferentiated(const clang::FunctionDecl *Def,
 /// tensor reference), is followed to every call site of the unit (not of a
 /// virtual method, nor of one whose address is taken), up to three callers
 /// out, and must be dropped there in turn; calls in other units, which the
-/// project's function summaries describe, must all drop it too (and none
-/// may differentiate it). Only numbers read from it
+/// project's function summaries describe, must all leave it
+/// undifferentiated (D where they are). Only numbers read from it
 /// (`item()`, `argmax`, sizes, a printout) or detached copies leave.
 /// \p Holders, when given, receives the variables of \p E's own function
 /// that hold it; \p ThroughCallers, whether callers had to be followed;
@@ -66,12 +66,6 @@ bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
                       const CallSites &Callers, DeclSet *Holders = nullptr,
                       HistoryAnalysis *History = nullptr,
                       bool *ThroughCallers = nullptr, bool *Elsewhere = nullptr);
-
-/// Whether one of \p Holders, the variables that hold what \p E computes,
-/// is declared outside the innermost loop around it: kept from one
-/// iteration to the next (the growth checks' finding, not a drop).
-bool keptAcrossIterations(const clang::Expr *E, const DeclSet &Holders,
-                          clang::ASTContext &Ctx);
 
 /// Whether \p E's value (an expression of function \p Function) leaves the
 /// function through a return statement.

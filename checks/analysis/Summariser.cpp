@@ -159,17 +159,11 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
   }
   if (!Finder.Calls.empty() || !Finder.Results.empty()) {
     HistoryAnalysis History(Ctx, &Sites, Options);
-    for (const CallExpr *Call : Finder.Results) {
-      // Dropped by the caller: not kept past its frame, nor from one
-      // iteration to the next (what a growth check reports there).
-      DeclSet Holders;
-      bool Dropped = historyDiscarded(Call, Ctx, Sites, &Holders, &History) &&
-                     !keptAcrossIterations(Call, Holders, Ctx);
+    for (const CallExpr *Call : Finder.Results)
       Out.addUsed(FunctionSummaries::keyOf(Call->getDirectCallee()),
                   callerMayDifferentiate(Call, Ctx, Sites,
                                          /*OpaqueCallsMay=*/true, &History),
-                  Where(Call), Dropped);
-    }
+                  Where(Call));
     for (const CallExpr *Call : Finder.Calls) {
       const FunctionDecl *FD = Call->getDirectCallee();
       std::string Key;

@@ -145,22 +145,18 @@ const UsedSummary *FunctionSummaries::used(const FunctionDecl *FD) const {
 }
 
 void FunctionSummaries::addUsed(const std::string &Key, bool Differentiated,
-                                llvm::StringRef At, bool Discarded) {
-  auto [It, New] =
-      Used.try_emplace(Key, UsedSummary{Differentiated, At.str(), Discarded});
+                                llvm::StringRef At) {
+  auto [It, New] = Used.try_emplace(Key, UsedSummary{Differentiated, At.str()});
   if (New)
     return;
   UsedSummary &U = It->second;
-  U.Discarded = U.Discarded && Discarded;
   // The witness: the first call that may differentiate it, or else the
   // first call, whatever order the units are merged in.
-  if (Differentiated && !U.Differentiated) {
-    U.Differentiated = true;
+  if (Differentiated && !U.Differentiated)
+    U = UsedSummary{true, At.str()};
+  else if (Differentiated == U.Differentiated && !At.empty() &&
+           (U.At.empty() || At < U.At))
     U.At = At.str();
-  } else if (Differentiated == U.Differentiated && !At.empty() &&
-             (U.At.empty() || At < U.At)) {
-    U.At = At.str();
-  }
 }
 
 const CalledSummary *FunctionSummaries::called(const FunctionDecl *FD,
@@ -222,7 +218,7 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
     for (const auto &[Index, P] : Params)
       addPassed(Key, Index, P.Passed, P.At, P.Walked);
   for (const auto &[Key, U] : Other.Used)
-    addUsed(Key, U.Differentiated, U.At, U.Discarded);
+    addUsed(Key, U.Differentiated, U.At);
   for (const auto &[Key, C] : Other.Called)
     addCalled(Key, C.GradMode, C.At);
   for (const auto &[Key, May] : Other.Parameters)
@@ -260,7 +256,6 @@ static std::string answerTo(
     auto It = Used.find(Query.str());
     return It == Used.end() ? "-"
                             : (It->second.Differentiated ? "D " : "N ") +
-                                  std::string(It->second.Discarded ? "x " : "") +
                                   It->second.At;
   }
   // The mode only: where the witness is does not change an analysis.
@@ -372,9 +367,7 @@ llvm::json::Value FunctionSummaries::toJSON() const {
                              {"passed", std::move(PassedList)}};
     if (auto It = Used.find(Key); It != Used.end())
       Entry["used"] = llvm::json::Object{
-          {"differentiated", It->second.Differentiated},
-          {"discarded", It->second.Discarded},
-          {"at", It->second.At}};
+          {"differentiated", It->second.Differentiated}, {"at", It->second.At}};
     if (auto It = Called.find(Key); It != Called.end())
       Entry["called"] = llvm::json::Object{
           {"grad_mode", modeText(It->second.GradMode)}, {"at", It->second.At}};
@@ -461,9 +454,7 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
         Error = "a malformed result use summary of '" + Key->str() + "'";
         return false;
       }
-      // Optional: files written before drops were summarised say none.
-      Out.addUsed(Key->str(), *Differentiated, *At,
-                  U->getBoolean("discarded").value_or(false));
+      Out.addUsed(Key->str(), *Differentiated, *At);
     }
     // Optional: files written before calls' grad mode was summarised have
     // none.

@@ -57,14 +57,10 @@ struct PassedSummary {
 
 /// What calls in other units do with what a function returns: whether one
 /// at least may differentiate it (D), and where the first call is
-/// (`file:line:column`; the first one that may, when one does); and
-/// whether every one of them drops its history (historyDiscarded there:
-/// kept in no member, container or variable that outlives the caller's
-/// frame, nor handed back further).
+/// (`file:line:column`; the first one that may, when one does).
 struct UsedSummary {
   bool Differentiated = false;
   std::string At;
-  bool Discarded = false;
 };
 
 /// The grad mode the calls of a function in other units run it in: Off
@@ -125,9 +121,8 @@ public:
                  llvm::StringRef At, bool Walked);
 
   /// Records that a call at \p At of the function \p Key may
-  /// differentiate what it returns, or not, and drops its history, or not.
-  void addUsed(const std::string &Key, bool Differentiated, llvm::StringRef At,
-               bool Discarded);
+  /// differentiate what it returns, or not.
+  void addUsed(const std::string &Key, bool Differentiated, llvm::StringRef At);
 
   /// Records that the function \p Key, defined in the unit, may
   /// differentiate what its parameters \p May are handed, and not what
