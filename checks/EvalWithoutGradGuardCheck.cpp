@@ -460,12 +460,12 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   bool ByContext = C.EvalCall || C.NamedBy || C.GuardedStarter;
   analysis::DeclSet Holders;
   std::optional<bool> Discarded;
-  bool ThroughCallers = false, CallersElsewhere = false;
+  bool ThroughCallers = false;
   auto discarded = [&] {
     if (!Discarded)
       Discarded = analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx),
                                              &Holders, &History,
-                                             &ThroughCallers, &CallersElsewhere);
+                                             &ThroughCallers);
     return *Discarded;
   };
   const analysis::NameGuesses &Names = HistoryOpts.names();
@@ -507,7 +507,6 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.Function = Function;
       C.ByUse = true;
       C.DroppedByCallers = ThroughCallers;
-      C.CallersElsewhere = CallersElsewhere;
       C.Block = Block;
     }
   }
@@ -735,12 +734,9 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers and dropped in '%0'%select{|"
          " and in the callers it is handed back to (returned, or written "
-         "into an out-parameter)}1%select{|, and the callers in other files "
-         "do not differentiate it (the project's function summaries)}2: "
-         "nothing differentiates it",
+         "into an out-parameter)}1: nothing differentiates it",
          DiagnosticIDs::Note)
-        << C.Function->getNameAsString() << C.DroppedByCallers
-        << C.CallersElsewhere;
+        << C.Function->getNameAsString() << C.DroppedByCallers;
   else if (C.HeldThrough) {
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers, but '%0' keeps its graph alive "

@@ -37,9 +37,6 @@ private:
     bool ByUse = false; ///< its result is only read as numbers, then dropped
     /// ... by the callers it is returned or written back to.
     bool DroppedByCallers = false;
-    /// Some of those callers are in other units, which the project's
-    /// function summaries say do not differentiate it.
-    bool CallersElsewhere = false;
     /// For evaluation by use: the function whose callers, all out of view,
     /// are taken to run it again and again.
     const clang::FunctionDecl *RepeatsUnseen = nullptr;

@@ -456,7 +456,7 @@ public:
     bool Returned = returnsValue(E, Holders, Body, Sources, Ctx, History);
     if (Returned || !OutParams.empty()) {
       // Out of the function: each caller must drop it in turn.
-      auto Sites = callSitesOf(Function, Depth, !OutParams.empty());
+      auto Sites = callSitesOf(Function, Depth);
       if (!Sites)
         return false;
       Followed = true;
@@ -477,43 +477,28 @@ public:
 
   /// Whether the value was followed out of its function into callers.
   bool Followed = false;
-  /// Whether some of those callers are in other units.
-  bool Elsewhere = false;
 
 private:
-  /// The calls of \p Function in the unit, to follow, when every call is
-  /// known: its address does not escape, it is not a virtual method (an
-  /// override's caller may call it through the base) nor a lambda, and the
-  /// calls in other units (as the project's summaries say) all leave what
-  /// it returns undifferentiated (what they do with an out-parameter's
-  /// argument, \p WritesOutParameters, the summaries do not say). None when
-  /// it has no call at all.
+  /// The calls of \p Function when they are all in view: none is in
+  /// another unit (as the summaries say), its address does not escape, it
+  /// is not a virtual method (an override's caller may call it through the
+  /// base) and not a lambda.
   std::optional<llvm::SmallVector<const CallExpr *, 4>>
-  callSitesOf(const FunctionDecl *Function, unsigned Depth,
-              bool WritesOutParameters) {
+  callSitesOf(const FunctionDecl *Function, unsigned Depth) {
     if (Depth >= 3)
       return std::nullopt;
     if (const auto *Method = dyn_cast<CXXMethodDecl>(Function))
       if (Method->isVirtual() || Method->getParent()->isLambda())
         return std::nullopt;
     auto Sites = Callers.of(Function);
-    if (!Sites)
+    if (!Sites || Sites->empty())
       return std::nullopt;
+    // Only asked when there are calls to follow: a unit whose answer
+    // cannot change is not checked again for the project's summaries.
     const FunctionSummaries *Summaries =
         History ? History->options().Summaries.get() : nullptr;
-    const UsedSummary *Used = Summaries ? Summaries->used(Function) : nullptr;
-    const CalledSummary *Called =
-        Summaries ? Summaries->called(Function) : nullptr;
-    if (Used || Called) {
-      // A call whose address escapes there (no place recorded), or one
-      // that may differentiate what it gets back.
-      if (!Used || Used->Differentiated || (Called && Called->At.empty()) ||
-          WritesOutParameters)
-        return std::nullopt;
-      Elsewhere = true;
-    } else if (Sites->empty()) {
+    if (Summaries && (Summaries->used(Function) || Summaries->called(Function)))
       return std::nullopt;
-    }
     return llvm::SmallVector<const CallExpr *, 4>(Sites->begin(), Sites->end());
   }
 
@@ -535,13 +520,11 @@ bool parameterMayBeDifferentiated(const FunctionDecl *Def,
 
 bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
                       DeclSet *HoldersOut, HistoryAnalysis *History,
-                      bool *ThroughCallers, bool *Elsewhere) {
+                      bool *ThroughCallers) {
   Discarded Question(Ctx, Callers, History);
   bool Result = Question.at(E, HoldersOut, 0);
   if (ThroughCallers)
     *ThroughCallers = Result && Question.Followed;
-  if (Elsewhere)
-    *Elsewhere = Result && Question.Elsewhere;
   return Result;
 }
 

@@ -53,19 +53,16 @@ bool parameterMayBeDifferentiated(const clang::FunctionDecl *Def,
 /// from it, stay in variables of its function's own frame, and nothing may
 /// differentiate them (a function whose body is not in the unit may). What
 /// the function returns, or writes into an out-parameter (a non-const
-/// tensor reference), is followed to every call site of the unit (not of a
-/// virtual method, nor of one whose address is taken), up to three callers
-/// out, and must be dropped there in turn; calls in other units, which the
-/// project's function summaries describe, must all leave it
-/// undifferentiated (D where they are). Only numbers read from it
-/// (`item()`, `argmax`, sizes, a printout) or detached copies leave.
+/// tensor reference), is followed to every call site when the unit has
+/// them all (not a virtual method, no call in another unit), up to three
+/// callers out, and must be dropped there in turn. Only numbers read from
+/// it (`item()`, `argmax`, sizes, a printout) or detached copies leave.
 /// \p Holders, when given, receives the variables of \p E's own function
-/// that hold it; \p ThroughCallers, whether callers had to be followed;
-/// \p Elsewhere, whether some of them are in other units.
+/// that hold it; \p ThroughCallers, whether callers had to be followed.
 bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
                       const CallSites &Callers, DeclSet *Holders = nullptr,
                       HistoryAnalysis *History = nullptr,
-                      bool *ThroughCallers = nullptr, bool *Elsewhere = nullptr);
+                      bool *ThroughCallers = nullptr);
 
 /// Whether \p E's value (an expression of function \p Function) leaves the
 /// function through a return statement.

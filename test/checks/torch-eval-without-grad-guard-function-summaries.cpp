@@ -66,19 +66,3 @@ void learn(torch::nn::Linear &model, const std::vector<torch::Tensor> &frames,
     learn_from(output, optimizer);
   }
 }
-
-// Called only from another unit: the summaries say what those calls do
-// with the result. One reads a number from it (flagged with them; without
-// them nothing is known of its callers); the other backpropagates it.
-torch::Tensor board_values(torch::nn::Linear &model, const torch::Tensor &boards) {
-  auto values = model(boards);
-  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
-  // CHECK-MESSAGES: :[[@LINE-2]]:17: note: its result is only read as numbers and dropped in 'board_values' and in the callers it is handed back to (returned, or written into an out-parameter), and the callers in other files do not differentiate it (the project's function summaries): nothing differentiates it
-  // CHECK-FIXES: torch::NoGradGuard no_grad;
-  return values.sum(1);
-}
-
-torch::Tensor board_logits(torch::nn::Linear &model, const torch::Tensor &boards) {
-  auto logits = model(boards);
-  return logits.sum(1);
-}

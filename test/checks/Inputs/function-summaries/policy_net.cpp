@@ -25,14 +25,3 @@ void learn_from(const torch::Tensor &output, torch::optim::SGD &optimizer) {
   output.pow(2).mean().backward();
   optimizer.step();
 }
-
-int64_t best_board(torch::nn::Linear &model, const torch::Tensor &boards) {
-  return board_values(model, boards).argmax().item<int64_t>();
-}
-
-void fit_boards(torch::nn::Linear &model, const torch::Tensor &boards,
-                torch::optim::SGD &optimizer) {
-  optimizer.zero_grad();
-  board_logits(model, boards).sum().backward();
-  optimizer.step();
-}

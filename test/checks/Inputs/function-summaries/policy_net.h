@@ -18,13 +18,3 @@ TORCH_MODULE(PolicyNet);
 void to_image(const torch::Tensor &output, std::vector<float> &pixels);
 // Backpropagates a loss computed from a network's output, and steps.
 void learn_from(const torch::Tensor &output, torch::optim::SGD &optimizer);
-
-// Defined where the search is (torch-eval-without-grad-guard-function-
-// summaries.cpp): a value per board, and logits per board.
-torch::Tensor board_values(torch::nn::Linear &model, const torch::Tensor &boards);
-torch::Tensor board_logits(torch::nn::Linear &model, const torch::Tensor &boards);
-// Picks the best board by its value: reads a number.
-int64_t best_board(torch::nn::Linear &model, const torch::Tensor &boards);
-// Trains on the boards' logits.
-void fit_boards(torch::nn::Linear &model, const torch::Tensor &boards,
-                torch::optim::SGD &optimizer);
