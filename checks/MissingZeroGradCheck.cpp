@@ -59,22 +59,6 @@ const LambdaExpr *closureOf(const CXXMemberCallExpr *Step) {
   return dyn_cast<LambdaExpr>(Unwrap(Var->getInit()));
 }
 
-/// The first backward pass in \p Body that adds into the gradients.
-const CallExpr *backwardIn(const Stmt *Body) {
-  class Finder : public analysis::StmtWalk {
-  public:
-    const CallExpr *Found = nullptr;
-    bool visit(Stmt *S) override {
-      if (const auto *Call = dyn_cast<CallExpr>(S);
-          Call && analysis::accumulatesGradients(Call))
-        Found = Call;
-      return !Found;
-    }
-  } Backward;
-  Backward.walk(Body);
-  return Backward.Found;
-}
-
 /// The statement of \p Block that contains \p S.
 const Stmt *statementIn(const CompoundStmt *Block, const Stmt *S, ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(*S);
@@ -204,7 +188,12 @@ void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
   const CallExpr *InClosure = nullptr;
   if (isGivenClosure(Step)) {
     Closure = closureOf(Step);
-    InClosure = Closure ? backwardIn(Closure->getBody()) : nullptr;
+    if (Closure) {
+      auto Backwards = analysis::backwardPassesIn(Closure->getBody());
+      const auto *First =
+          llvm::find_if(Backwards, analysis::accumulatesGradients);
+      InClosure = First != Backwards.end() ? *First : nullptr;
+    }
     if (!InClosure || Zeroing.clearsIn(Closure->getBody()))
       return;
   }
