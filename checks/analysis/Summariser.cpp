@@ -122,10 +122,14 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
                              std::to_string(P.getColumn())
                        : "";
   };
-  CallSites Sites(Ctx);
+  // Callers in other units count as they do for the checks: a function
+  // every call of which runs under a guard elsewhere is entered with grad
+  // mode off here, and so are the calls it makes, however many units out
+  // the guard is (one more each round).
+  CallSites Sites(Ctx, Options.Summaries);
   // The grad mode of every call of a function whose body is in another
-  // unit (G, with this unit's callers), and those whose address escapes
-  // here, so that not every caller is known.
+  // unit (G, with this unit's callers, and theirs elsewhere), and those
+  // whose address escapes here, so that not every caller is known.
   auto Mode = [](GradState S) {
     return S == GradState::NotRecording ? CalledSummary::Off
            : S == GradState::Recording  ? CalledSummary::On

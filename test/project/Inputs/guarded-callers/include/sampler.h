@@ -2,6 +2,8 @@
 // src/trainer.cpp: a unit that includes only this header sees no body.
 #include <torch/torch.h>
 
+#include <vector>
+
 struct Sampler {
   torch::nn::Linear net{nullptr};
   // Greedy decoding of a few steps; trainer.cpp calls it only with grad
@@ -10,4 +12,10 @@ struct Sampler {
   // The mean score of a few batches; trainer.cpp calls it with grad mode off
   // once, and once with it on.
   double score(const torch::Tensor &x);
+  // Decodes one input; called only from trainer.cpp's decode_all, whose one
+  // caller, in serve.cpp, turns grad mode off: a guard two units out.
+  int64_t decode(const torch::Tensor &x);
 };
+
+// Defined in trainer.cpp.
+int64_t decode_all(Sampler &sampler, const std::vector<torch::Tensor> &xs);

@@ -17,3 +17,8 @@ double Sampler::score(const torch::Tensor &x) {
   }
   return total;
 }
+
+int64_t Sampler::decode(const torch::Tensor &x) {
+  torch::Tensor out = net(x);
+  return out.argmax(1).item<int64_t>();
+}

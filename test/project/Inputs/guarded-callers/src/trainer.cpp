@@ -17,3 +17,10 @@ void validate(Sampler &sampler, const std::vector<torch::Tensor> &xs) {
 double report(Sampler &sampler, const torch::Tensor &x) {
   return sampler.score(x);
 }
+
+int64_t decode_all(Sampler &sampler, const std::vector<torch::Tensor> &xs) {
+  int64_t tokens = 0;
+  for (const torch::Tensor &x : xs)
+    tokens += sampler.decode(x);
+  return tokens;
+}
