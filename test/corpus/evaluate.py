@@ -33,7 +33,7 @@ STAMP = ".torch-tidy-corpus.json"  # written by materialize.py
 # checks, a bug of the training-loop checks.
 LEAK_LABELS = {"leak", "bounded-leak", "bug"}
 LABELS = LEAK_LABELS | {"lookalike"}
-HEADER_SUFFIXES = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl"}
+HEADER_SUFFIXES = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".tpp", ".ipp", ".txx", ".tcc"}
 DIAGNOSTIC = re.compile(r"^(.+?):(\d+):(\d+): (warning|error): (.*?)(?: \[([\w.,-]+)\])?$")
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 
@@ -78,24 +78,50 @@ def read_sites(folder, project):
     return sites
 
 
-def units_of(files, root):
+def units_of(files, root, include_dirs=()):
     """The files to run: every listed source, and each listed header that no
-    listed source includes (a header is analysed through the units that
-    include it, thanks to the header filter)."""
+    file run includes, directly or through other headers of the tree (a
+    header is analysed through the units that include it, thanks to the
+    header filter; a template's implementation file, `.tpp` and the like, is
+    a header). An include is found as the compiler finds it: next to the
+    file that includes it, then in the project's include folders."""
     sources = [f for f in files if Path(f).suffix not in HEADER_SUFFIXES]
-    included = set()
-    for source in sources:
+    headers = [f for f in files if Path(f).suffix in HEADER_SUFFIXES]
+    root = Path(root)
+
+    def includes(f):
         try:
-            included.update(INCLUDE.findall((root / source).read_text(errors="replace")))
+            found = INCLUDE.findall((root / f).read_text(errors="replace"))
         except OSError:
-            pass
-    included = {i.removeprefix("./") for i in included}
+            return []
+        out = []
+        for name in found:
+            for base in [Path(f).parent, *map(Path, include_dirs), Path(".")]:
+                candidate = os.path.normpath(base / name)
+                if not candidate.startswith("..") and (root / candidate).is_file():
+                    out.append(candidate)
+                    break
+        return out
 
-    def is_included(header):
-        return any(header == i or header.endswith("/" + i) for i in included)
+    reached = set()
 
-    return sources + [f for f in files if Path(f).suffix in HEADER_SUFFIXES
-                      and not is_included(f)]
+    def reach(f):
+        todo = [f]
+        while todo:
+            for h in includes(todo.pop()):
+                if h not in reached:
+                    reached.add(h)
+                    todo.append(h)
+
+    for source in sources:
+        reach(source)
+    alone = []
+    for header in headers:
+        if os.path.normpath(header) not in reached:
+            alone.append(header)
+            reached.add(os.path.normpath(header))
+            reach(header)
+    return sources + alone
 
 
 def header_filter(root):
@@ -229,7 +255,8 @@ def prepare_project(folder, args):
     flags += project.get("extra_args", [])
     files = project.get("files", [])
     missing = [f for f in files if not (root / f).is_file()]
-    units = [u for u in units_of(files, root) if u not in missing]
+    units = [u for u in units_of(files, root, project.get("include_dirs", []))
+             if u not in missing]
     return {"project": project, "folder": folder.name, "root": root,
             "sites": read_sites(folder, project), "missing": missing,
             "analysed": set(files) - set(missing), "flags": flags, "to_run": units}
