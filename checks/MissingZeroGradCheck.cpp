@@ -39,24 +39,7 @@ bool isGivenClosure(const CXXMemberCallExpr *Step) {
 /// The lambda that \p Step is given as its closure: written in the call,
 /// or held by a local variable initialised with it; null for any other.
 const LambdaExpr *closureOf(const CXXMemberCallExpr *Step) {
-  auto Unwrap = [](const Expr *E) {
-    // The std::function the closure converts to, and what is around it.
-    while (true) {
-      E = analysis::stripWrappers(E);
-      const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-      if (!Construct || Construct->getNumArgs() != 1)
-        return E;
-      E = Construct->getArg(0);
-    }
-  };
-  const Expr *Arg = Unwrap(Step->getArg(0));
-  if (const auto *Lambda = dyn_cast<LambdaExpr>(Arg))
-    return Lambda;
-  const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!Var || !Var->hasLocalStorage() || !Var->getInit())
-    return nullptr;
-  return dyn_cast<LambdaExpr>(Unwrap(Var->getInit()));
+  return analysis::lambdaHeldBy(Step->getArg(0));
 }
 
 /// The statement of \p Block that contains \p S.

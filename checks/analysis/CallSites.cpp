@@ -80,4 +80,51 @@ CallSites::calledElsewhere(const FunctionDecl *FD, bool OnlyOff) const {
   return Elsewhere->called(FD, OnlyOff);
 }
 
+/// Whether \p Callee is the call operator of a std::function.
+static bool isFunctionWrapperCall(const FunctionDecl *Callee) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  if (!MD || MD->getOverloadedOperator() != OO_Call)
+    return false;
+  const CXXRecordDecl *RD = MD->getParent();
+  return RD->isInStdNamespace() && RD->getIdentifier() &&
+         (RD->getName() == "function" || RD->getName() == "move_only_function");
+}
+
+CallSites::Closures CallSites::closuresRunBy(const CallExpr *Call) const {
+  Closures Out;
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  if (!Op || Op->getNumArgs() == 0 ||
+      !isFunctionWrapperCall(Op->getDirectCallee()))
+    return Out;
+  Out.Invokes = true;
+  // The std::function called, followed through the parameters it is
+  // handed in, a few callers out.
+  llvm::SmallVector<std::pair<const Expr *, unsigned>, 4> Todo{{Op->getArg(0), 0}};
+  while (!Todo.empty()) {
+    auto [Held, Depth] = Todo.pop_back_val();
+    if (const LambdaExpr *Lambda = lambdaHeldBy(Held)) {
+      if (!llvm::is_contained(Out.Lambdas, Lambda))
+        Out.Lambdas.push_back(Lambda);
+      continue;
+    }
+    const auto *Param = dyn_cast_or_null<ParmVarDecl>(referencedDecl(Held));
+    const auto *Function =
+        Param ? dyn_cast<FunctionDecl>(Param->getDeclContext()) : nullptr;
+    if (!Function || Depth >= 3 || calledElsewhere(Function))
+      return Out;
+    auto Sites = of(Function);
+    if (!Sites || Sites->empty())
+      return Out;
+    for (const CallExpr *Site : *Sites) {
+      const Expr *Arg = argumentFor(Site, Param->getFunctionScopeIndex(),
+                                    /*Defaults=*/true);
+      if (!Arg)
+        return Out;
+      Todo.push_back({Arg, Depth + 1});
+    }
+  }
+  Out.Known = true;
+  return Out;
+}
+
 } // namespace torch_tidy::analysis

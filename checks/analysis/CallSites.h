@@ -50,6 +50,18 @@ public:
   const CalledSummary *calledElsewhere(const clang::FunctionDecl *FD,
                                        bool OnlyOff = false) const;
 
+  /// The closures a call through a std::function (`callback(loss)`) may
+  /// run: the lambda it holds where it is called, or, when it is a
+  /// parameter, the lambdas every call of its function passes for it (all
+  /// of them in the unit, none in another). Known is false when one of them
+  /// is not in view; Invokes, when \p Call is no such call.
+  struct Closures {
+    bool Invokes = false;
+    bool Known = false;
+    llvm::SmallVector<const clang::LambdaExpr *, 2> Lambdas;
+  };
+  Closures closuresRunBy(const clang::CallExpr *Call) const;
+
 private:
   std::shared_ptr<const FunctionSummaries> Elsewhere;
   llvm::DenseMap<const clang::FunctionDecl *,

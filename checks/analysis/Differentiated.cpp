@@ -208,42 +208,13 @@ private:
     } Found;
     Found.walk(Body);
     for (const CallExpr *Call : Found.All) {
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (isForwardCall(Call, History ? History->options().names()
-                                      : defaultNameGuesses()) ||
-          isBackwardFunction(Callee))
-        continue;
       for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
         const Expr *Arg = Call->getArg(I);
         const ValueDecl *D = referencedDecl(Arg);
         if ((!E || stripWrappers(Arg) != stripWrappers(E)) &&
             !(D && Holders.contains(D) && holdsTensorsOrFields(D->getType())))
           continue; // (a holder of plain numbers hands on no history)
-        if (!Callee) {
-          if (OpaqueCallsMay)
-            return true;
-          continue;
-        }
-        // LibTorch and the standard library do not call backward().
-        if (isLibraryFunction(Callee))
-          continue;
-        unsigned Index = isa<CXXOperatorCallExpr>(Call) &&
-                                 isa<CXXMethodDecl>(Callee) &&
-                                 !cast<CXXMethodDecl>(Callee)->isStatic()
-                             ? I - 1
-                             : I;
-        const FunctionDecl *Def = Callee->getDefinition();
-        if (!Def || !Def->hasBody()) {
-          // Its body is in another unit: what its summary says, where
-          // there is one.
-          if (OpaqueCallsMay && differentiatedElsewhere(Callee, Index))
-            return true;
-          continue;
-        }
-        // Its body is in the unit: does it differentiate the parameter?
-        if (Index >= Def->getNumParams())
-          return true;
-        if (paramDifferentiated(Def, Def->getParamDecl(Index), Depth))
+        if (argumentDifferentiated(Call, I, Depth))
           return true;
       }
     }
@@ -251,6 +222,56 @@ private:
   }
 
 public:
+  /// Whether the call \p Call may differentiate what it is handed as its
+  /// argument \p I.
+  bool argumentDifferentiated(const CallExpr *Call, unsigned I,
+                              unsigned Depth) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (isForwardCall(Call, History ? History->options().names()
+                                    : defaultNameGuesses()) ||
+        isBackwardFunction(Callee))
+      return false;
+    if (!Callee)
+      return OpaqueCallsMay;
+    // A std::function runs the closures it holds: those in view are asked
+    // as functions are; one not in view may differentiate.
+    if (CallSites::Closures Run = Callers.closuresRunBy(Call); Run.Invokes) {
+      if (I == 0)
+        return false; // the std::function itself
+      if (!Run.Known)
+        return OpaqueCallsMay;
+      for (const LambdaExpr *Lambda : Run.Lambdas) {
+        const CXXMethodDecl *Def = Lambda->getCallOperator();
+        if (Def->getDescribedFunctionTemplate() ||
+            I - 1 >= Def->getNumParams()) {
+          if (OpaqueCallsMay)
+            return true;
+          continue;
+        }
+        if (paramDifferentiated(Def, Def->getParamDecl(I - 1), Depth + 1))
+          return true;
+      }
+      return false;
+    }
+    // LibTorch and the standard library do not call backward().
+    if (isLibraryFunction(Callee))
+      return false;
+    unsigned Index = isa<CXXOperatorCallExpr>(Call) &&
+                             isa<CXXMethodDecl>(Callee) &&
+                             !cast<CXXMethodDecl>(Callee)->isStatic()
+                         ? I - 1
+                         : I;
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (!Def || !Def->hasBody())
+      // Its body is in another unit: what its summary says, where there
+      // is one (without one, it may when opaque calls may).
+      return differentiatedElsewhere(Callee, Index);
+    // Its body is in the unit: does it differentiate the parameter?
+    if (Index >= Def->getNumParams())
+      return true;
+    return paramDifferentiated(Def, Def->getParamDecl(Index), Depth);
+  }
+
   /// Whether \p Def may differentiate what its parameter \p Param is
   /// handed: in its own body, or in the code it hands it on to.
   bool parameter(const FunctionDecl *Def, const ParmVarDecl *Param) {
@@ -271,8 +292,9 @@ private:
     const FunctionSummaries *Summaries =
         History ? History->options().Summaries.get() : nullptr;
     if (!Summaries || !bodyIsElsewhere(Callee, Ctx.getSourceManager()))
-      return true;
-    return Summaries->differentiatesParameter(Callee, Index).value_or(true);
+      return OpaqueCallsMay;
+    return Summaries->differentiatesParameter(Callee, Index)
+        .value_or(OpaqueCallsMay);
   }
 
   bool paramDifferentiated(const FunctionDecl *Def, const ParmVarDecl *Param,
@@ -303,6 +325,13 @@ bool mayBeDifferentiated(const Expr *E, ASTContext &Ctx,
                          const CallSites &Callers, bool OpaqueCallsMay,
                          HistoryAnalysis *History) {
   return Question(Ctx, Callers, OpaqueCallsMay, History).ask(E, 0);
+}
+
+bool argumentMayBeDifferentiated(const CallExpr *Call, unsigned Arg,
+                                 ASTContext &Ctx, const CallSites &Callers,
+                                 bool OpaqueCallsMay, HistoryAnalysis *History) {
+  return Question(Ctx, Callers, OpaqueCallsMay, History)
+      .argumentDifferentiated(Call, Arg, 0);
 }
 
 bool callerMayDifferentiate(const CallExpr *Site, ASTContext &Ctx,

@@ -24,7 +24,9 @@ class HistoryAnalysis;
 
 /// Whether a backward pass may walk the history of \p E's value. With
 /// \p OpaqueCallsMay, a function whose body is not in the unit may
-/// differentiate what it is handed; otherwise only what is seen counts.
+/// differentiate what it is handed, unless its summary says it does not;
+/// otherwise only what is seen counts (a body in the unit, a summary that
+/// says it does).
 bool mayBeDifferentiated(const clang::Expr *E, clang::ASTContext &Ctx,
                          const CallSites &Callers, bool OpaqueCallsMay,
                          HistoryAnalysis *History = nullptr);
@@ -35,6 +37,16 @@ bool mayBeDifferentiated(const clang::Expr *E, clang::ASTContext &Ctx,
 bool callerMayDifferentiate(const clang::CallExpr *Site, clang::ASTContext &Ctx,
                             const CallSites &Callers, bool OpaqueCallsMay,
                             HistoryAnalysis *History = nullptr);
+
+/// Whether the call \p Call may differentiate what it is handed as its
+/// argument \p Arg (counted as Call->getArg does): a function of the unit
+/// whose body does, one of another unit that may (unless its summary says
+/// it does not, or without \p OpaqueCallsMay), the closures a std::function
+/// may run (those in view as functions are; any other as an opaque one).
+bool argumentMayBeDifferentiated(const clang::CallExpr *Call, unsigned Arg,
+                                 clang::ASTContext &Ctx,
+                                 const CallSites &Callers, bool OpaqueCallsMay,
+                                 HistoryAnalysis *History = nullptr);
 
 /// Whether \p Def, whose body is in the unit, may differentiate what its
 /// parameter \p Param is handed: a backward pass walks it or what is

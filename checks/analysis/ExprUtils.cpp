@@ -259,4 +259,27 @@ const Expr *argumentFor(const CallExpr *Call, unsigned Index, bool Defaults) {
   return isa<CXXDefaultArgExpr>(Arg) && !Defaults ? nullptr : Arg;
 }
 
+const LambdaExpr *lambdaHeldBy(const Expr *E) {
+  auto Unwrap = [](const Expr *E) {
+    // The std::function the closure converts to, and what is around it.
+    for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+      E = stripWrappers(E);
+      const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(E);
+      if (!Construct || Construct->getNumArgs() != 1)
+        return E;
+      E = Construct->getArg(0);
+    }
+    return E;
+  };
+  E = Unwrap(E);
+  if (const auto *Lambda = dyn_cast_or_null<LambdaExpr>(E))
+    return Lambda;
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      !Var->getInit())
+    return nullptr;
+  return dyn_cast_or_null<LambdaExpr>(Unwrap(Var->getInit()));
+}
+
 } // namespace torch_tidy::analysis

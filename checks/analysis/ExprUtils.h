@@ -82,6 +82,11 @@ ClosureHandOff
 closureHandOff(const clang::LambdaExpr *Lambda, clang::ASTContext &Ctx,
                llvm::function_ref<bool(const clang::CXXConstructExpr *)> Takes);
 
+/// The lambda \p E stands for: one written there, or converted to a
+/// std::function (or another one-argument construction) there, or held by a
+/// local variable initialised with one; null for anything else.
+const clang::LambdaExpr *lambdaHeldBy(const clang::Expr *E);
+
 /// The argument that call \p Call passes for parameter \p Index of its
 /// callee (for a call of an operator() that is a member, the object is not
 /// counted), or nullptr; a default argument too with \p Defaults.

@@ -299,10 +299,14 @@ TensorSources lambdaSources(const CallExpr *Backward,
   return Own ? TensorSources(Own) : FunctionSources;
 }
 
-/// A backward pass after the loop, in the same function, walks the graph;
-/// across an enclosing loop, the target starts afresh each time (unrolled
-/// BPTT, micro-batches summed and backpropagated once).
-bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx) {
+/// A backward pass after the loop, in the same function, walks the graph,
+/// or the target is handed after the loop to a call that may differentiate
+/// it (a training step of the unit, or one that its summary says trains, the
+/// closure a std::function runs: D, with only what is seen counting); across
+/// an enclosing loop, the target starts afresh each time (unrolled BPTT,
+/// micro-batches or per-task losses summed and backpropagated once).
+bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx,
+                       HistoryAnalysis &History) {
   const SourceManager &SM = Ctx.getSourceManager();
   const Stmt *Body = enclosingFunctionBody(L.LoopStmt, Ctx);
   if (!Body)
@@ -315,10 +319,8 @@ bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx) {
                                           At->getBeginLoc());
     });
   };
-  for (const CallExpr *Backward : backwardPassesIn(Body)) {
-    if (!After(Backward) ||
-        !walksGraphOf(Backward, L.Target, lambdaSources(Backward, Sources, Ctx)))
-      continue;
+  // Consumed once per run of the enclosing loop, if there is one.
+  auto Afresh = [&] {
     const Stmt *Outer = innermostLoop(L.LoopStmt, Ctx);
     if (!Outer || isDeclaredWithin(L.Target, Outer, SM))
       return true;
@@ -326,7 +328,36 @@ bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx) {
       for (const Stmt *At : runsAt(Reset, Ctx))
         if (contains(loopBody(Outer), At))
           return true;
-  }
+    return false;
+  };
+  for (const CallExpr *Backward : backwardPassesIn(Body))
+    if (After(Backward) &&
+        walksGraphOf(Backward, L.Target, lambdaSources(Backward, Sources, Ctx)) &&
+        Afresh())
+      return true;
+  const CallSites *Callers = History.callers();
+  if (!Callers)
+    return false;
+  class HandOffs : public StmtWalk {
+  public:
+    explicit HandOffs(const ValueDecl *Target) : Target(Target) {}
+    bool visit(Stmt *S) override {
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I)
+          if (referencedDecl(Call->getArg(I)) == Target)
+            Found.push_back({Call, I});
+      return true;
+    }
+    const ValueDecl *Target;
+    llvm::SmallVector<std::pair<const CallExpr *, unsigned>, 4> Found;
+  } Calls(L.Target);
+  Calls.walk(Body);
+  for (auto [Call, Arg] : Calls.Found)
+    if (After(Call) &&
+        argumentMayBeDifferentiated(Call, Arg, Ctx, *Callers,
+                                    /*OpaqueCallsMay=*/false, &History) &&
+        Afresh())
+      return true;
   return false;
 }
 
@@ -994,7 +1025,7 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
            leavesResultToCaller(enclosingFunction(At, Ctx), L.LoopStmt, Ctx,
                                 History);
   if (L.Kind == Lifetime::Loop)
-    return iteratesOverModel(L.LoopStmt) || consumedAfterLoop(L, Ctx) ||
+    return iteratesOverModel(L.LoopStmt) || consumedAfterLoop(L, Ctx, History) ||
            consumedAndResetInLoop(L, Ctx) ||
            buildsFunctionResult(L, At, Ctx, History);
   // A module's state carried from one call of its method to the next,

@@ -85,3 +85,45 @@ void trained(torch::nn::Linear &model, torch::optim::SGD &opt,
   };
   held();
 }
+
+// Handed to a std::function: the closures it may run decide. Every call of
+// fit_step passes a lambda, and one of them backpropagates what it is given.
+void fit_step(torch::nn::Linear &model, const torch::Tensor &x,
+              const std::function<void(torch::Tensor)> &step) {
+  auto out = model(x);
+  // CHECK: [[@LINE+1]]:3: differentiated=yes
+  probe_differentiated(out);
+  auto loss = out.pow(2).mean();
+  step(loss);
+}
+void fit_all(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto learn = [](torch::Tensor loss) { loss.backward(); };
+  fit_step(model, x, learn);
+  fit_step(model, x, [](torch::Tensor loss) { show(loss); });
+}
+// Every closure only shows it.
+void look_step(torch::nn::Linear &model, const torch::Tensor &x,
+               const std::function<void(torch::Tensor)> &step) {
+  auto out = model(x);
+  // CHECK: [[@LINE+1]]:3: differentiated=no
+  probe_differentiated(out);
+  auto loss = out.pow(2).mean();
+  step(loss);
+}
+void look_all(torch::nn::Linear &model, const torch::Tensor &x) {
+  look_step(model, x, [](torch::Tensor loss) { show(loss); });
+}
+// One handed in from outside view: only what is seen counts.
+void passed_step(torch::nn::Linear &model, const torch::Tensor &x,
+                 const std::function<void(torch::Tensor)> &step) {
+  auto out = model(x);
+  // CHECK: [[@LINE+1]]:3: differentiated=no
+  probe_differentiated(out);
+  auto loss = out.pow(2).mean();
+  step(loss);
+}
+void passed_all(torch::nn::Linear &model, const torch::Tensor &x,
+                const std::function<void(torch::Tensor)> &from_outside) {
+  passed_step(model, x, [](torch::Tensor loss) { show(loss); });
+  passed_step(model, x, from_outside);
+}

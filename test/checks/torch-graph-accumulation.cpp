@@ -3,6 +3,8 @@
 // RUN: %check_torch_tidy --std=c++20 %s torch-graph-accumulation %t.cxx20
 
 #include <torch/torch.h>
+#include <cstdio>
+#include <functional>
 #include <tuple>
 #include <vector>
 
@@ -281,6 +283,47 @@ void micro_batches(torch::nn::Linear &model, const std::vector<torch::Tensor> &m
     accumulated.backward();
     optimizer.step();
   }
+}
+
+// One batch's per-task losses, summed and handed to the caller's step, a
+// std::function: the closure every caller passes backpropagates the sum.
+void per_task_losses(torch::nn::Linear &model, torch::nn::Linear &head,
+                     const std::vector<torch::Tensor> &batches,
+                     const std::function<void(torch::Tensor)> &step) {
+  for (const auto &batch : batches) {
+    torch::Tensor loss = torch::zeros({});
+    auto features = model(batch);
+    for (int task = 0; task < 3; ++task)
+      loss += head(features).select(1, task).mean();
+    step(loss);
+  }
+}
+void trains_per_task(torch::nn::Linear &model, torch::nn::Linear &head,
+                     const std::vector<torch::Tensor> &batches,
+                     torch::optim::SGD &optimizer) {
+  per_task_losses(model, head, batches, [&](torch::Tensor loss) {
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+  });
+}
+// The same, where every closure passed only reads the sum.
+void per_task_report(torch::nn::Linear &model, torch::nn::Linear &head,
+                     const std::vector<torch::Tensor> &batches,
+                     const std::function<void(torch::Tensor)> &step) {
+  for (const auto &batch : batches) {
+    torch::Tensor loss = torch::zeros({});
+    auto features = model(batch);
+    for (int task = 0; task < 3; ++task)
+      loss += head(features).select(1, task).mean();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'loss' outlives the iteration and takes on the autograd history of 'head(features).select(1, task).mean()'
+    step(loss);
+  }
+}
+void reports_per_task(torch::nn::Linear &model, torch::nn::Linear &head,
+                      const std::vector<torch::Tensor> &batches) {
+  per_task_report(model, head, batches,
+                  [](torch::Tensor loss) { std::printf("%f\n", loss.item<float>()); });
 }
 
 void under_a_guard(torch::nn::Linear &model, const torch::Tensor &x) {
