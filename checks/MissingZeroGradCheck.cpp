@@ -162,6 +162,10 @@ void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
   const Stmt *Loop = analysis::innermostLoop(Step, Ctx);
   if (!Function || !Loop || analysis::enclosingFunction(Loop, Ctx) != Function)
     return;
+  // A template the unit instantiates is judged in its instantiations, where
+  // every call is known.
+  if (analysis::inInstantiatedTemplate(Step, Ctx))
+    return;
   const analysis::FunctionFlow &Flow = flowOf(Function, Ctx);
   analysis::GradientZeroing Zeroing(Step, Function, Ctx);
   // A closure the step evaluates: its backward pass adds to what the

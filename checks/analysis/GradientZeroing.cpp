@@ -83,6 +83,31 @@ bool holdsTrainingState(const CXXRecordDecl *RD) {
   });
 }
 
+/// The name a call of a template pattern calls by, when which function it
+/// is depends on the template's arguments (`this->net->zero_grad()` with
+/// `net` of type `std::shared_ptr<NetT>`); empty for any other call.
+llvm::StringRef dependentCalleeName(const CallExpr *Call) {
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+    return Member->getMember().isIdentifier() ? Member->getMember().getAsIdentifierInfo()->getName()
+                                              : llvm::StringRef();
+  if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
+    return Member->getMemberName().isIdentifier()
+               ? Member->getMemberName().getAsIdentifierInfo()->getName()
+               : llvm::StringRef();
+  return {};
+}
+
+/// The object a dependent member call is made on, if it is one.
+const Expr *dependentReceiver(const CallExpr *Call) {
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+    return Member->isImplicitAccess() ? nullptr : Member->getBase();
+  if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
+    return Member->isImplicitAccess() ? nullptr : Member->getBase();
+  return nullptr;
+}
+
 /// What \p Call clears, in the terms of the function that makes it.
 void clearingsOf(const CallExpr *Call, const ASTContext &Ctx, unsigned Depth,
                  llvm::SmallVectorImpl<Clearing> &Out);
@@ -118,6 +143,32 @@ void clearingsOf(const CallExpr *Call, const ASTContext &Ctx, unsigned Depth,
   if (clearsTensorGradient(Call)) {
     Out.push_back({Clearing::Tensors, {}});
     return;
+  }
+  // In a template pattern, a call whose function the template's arguments
+  // decide: a `zero_grad()` may be any optimizer's or module's, and a
+  // `zero_()` or `reset()` of a `grad()` any tensor's. The name is all there
+  // is to go by until the template is instantiated (an instantiation in the
+  // unit is judged with the functions it calls).
+  if (llvm::StringRef Name = dependentCalleeName(Call); !Name.empty()) {
+    if (Name == "zero_grad") {
+      Out.push_back({Clearing::Optimizer, {}});
+      return;
+    }
+    const auto *Of = dyn_cast_or_null<CallExpr>(
+        dependentReceiver(Call) ? dependentReceiver(Call)->IgnoreParenImpCasts()
+                                : nullptr);
+    llvm::StringRef OfName;
+    if (Of) {
+      OfName = dependentCalleeName(Of);
+      if (const FunctionDecl *FD = Of->getDirectCallee(); OfName.empty() && FD &&
+                                                          FD->getIdentifier())
+        OfName = FD->getName();
+    }
+    if ((Name == "zero_" || Name == "reset") &&
+        (OfName == "grad" || OfName == "mutable_grad")) {
+      Out.push_back({Clearing::Tensors, {}});
+      return;
+    }
   }
   if (!callsOutOfView(Call, Ctx)) {
     clearingsThrough(Call, Ctx, Depth, Out);

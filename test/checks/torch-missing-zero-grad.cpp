@@ -362,3 +362,71 @@ void closure_without_backward(torch::nn::Linear &model, torch::optim::SGD &opt,
   for (const auto &batch : batches)
     opt.step([&]() { return evaluate_loss(model, batch); });
 }
+
+// A solver templated on its network, the optimizer built from the network's
+// parameters: the network's zero_grad() clears what the step applies. In
+// the pattern, `this->net->zero_grad()` calls a function the template's
+// argument decides; the unit's instantiation is judged with it known.
+struct SmallNetImpl : torch::nn::Module {
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor forward(const torch::Tensor &x) { return fc(x); }
+};
+template <class NetT> struct Solver {
+  std::shared_ptr<NetT> net;
+  explicit Solver(std::shared_ptr<NetT> n) : net(std::move(n)) {}
+};
+template <class NetT> struct FineSolver : Solver<NetT> {
+  torch::optim::SGD fine_opt_;
+  explicit FineSolver(std::shared_ptr<NetT> n)
+      : Solver<NetT>(std::move(n)),
+        fine_opt_(this->net->parameters(), torch::optim::SGDOptions(0.1)) {}
+  double run(const torch::Tensor &x) {
+    torch::Tensor loss;
+    for (int k = 0; k < 10; ++k) {
+      loss = this->net->forward(x).sum();
+      this->net->zero_grad();
+      loss.backward();
+      fine_opt_.step();
+    }
+    return loss.item<double>();
+  }
+};
+double solve(std::shared_ptr<SmallNetImpl> net, const torch::Tensor &x) {
+  FineSolver<SmallNetImpl> solver(net);
+  return solver.run(x);
+}
+// The same, never instantiated: the pattern alone.
+template <class NetT> struct PatternSolver : Solver<NetT> {
+  torch::optim::SGD opt_;
+  explicit PatternSolver(std::shared_ptr<NetT> n)
+      : Solver<NetT>(std::move(n)),
+        opt_(this->net->parameters(), torch::optim::SGDOptions(0.1)) {}
+  void run(const torch::Tensor &x, torch::Tensor &loss) {
+    for (int k = 0; k < 10; ++k) {
+      loss = x.pow(2).sum();
+      this->net->zero_grad();
+      loss.backward();
+      opt_.step();
+    }
+  }
+};
+// Instantiated, and nothing zeroes: found in the instantiation.
+template <class NetT> struct ForgetfulSolver : Solver<NetT> {
+  torch::optim::SGD opt_;
+  explicit ForgetfulSolver(std::shared_ptr<NetT> n)
+      : Solver<NetT>(std::move(n)),
+        opt_(this->net->parameters(), torch::optim::SGDOptions(0.1)) {}
+  void run(const torch::Tensor &x) {
+    for (int k = 0; k < 10; ++k) {
+      torch::Tensor loss = this->net->forward(x).sum();
+      loss.backward();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: this backward pass adds its gradients to those of every earlier iteration: nothing zeroes the gradients of 'opt_'
+      opt_.step();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: note: 'opt_' steps here
+    }
+  }
+};
+void solve_forgetfully(std::shared_ptr<SmallNetImpl> net, const torch::Tensor &x) {
+  ForgetfulSolver<SmallNetImpl> solver(net);
+  solver.run(x);
+}
