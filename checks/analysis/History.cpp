@@ -364,6 +364,16 @@ Carries HistoryAnalysis::of(const Expr *E, int Element) {
     if (It != Cache.end())
       return It->second;
   }
+  if (InProgress.empty()) {
+    Steps = 0;
+    Partial.clear();
+  }
+  std::tuple<const Expr *, int, const CallExpr *, size_t> PartialKey{
+      E, Element, CallStack.empty() ? nullptr : CallStack.back(),
+      CallStack.size()};
+  if (++Steps > PartialAfter)
+    if (auto It = Partial.find(PartialKey); It != Partial.end())
+      return It->second;
   if (!InProgress.insert(Key).second) {
     ++CycleHits;
     return Carries::none(); // a cycle through a loop: nothing new on this path
@@ -373,6 +383,8 @@ Carries HistoryAnalysis::of(const Expr *E, int Element) {
   InProgress.erase(Key);
   if (Cacheable && (CycleHits == CyclesBefore || Result.mayHoldGraph()))
     Cache[Key] = Result;
+  else if (Steps > PartialAfter)
+    Partial[PartialKey] = Result;
   return Result;
 }
 

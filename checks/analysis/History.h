@@ -39,9 +39,11 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 
 namespace torch_tidy::analysis {
 
@@ -233,6 +235,16 @@ private:
   /// How often a cycle was cut short; answers computed across one are not
   /// cached, since they may be partial.
   unsigned CycleHits = 0;
+  /// Expressions asked about since the outermost question of()'s callers
+  /// asked. Past PartialAfter, partial answers too are kept, until that
+  /// question is answered: code whose values feed each other through many
+  /// loops (a simulation's positions, velocities and forces) would
+  /// otherwise be asked about again on every path, exponentially often.
+  unsigned Steps = 0;
+  static constexpr unsigned PartialAfter = 20000;
+  std::map<std::tuple<const clang::Expr *, int, const clang::CallExpr *, size_t>,
+           Carries>
+      Partial;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
   llvm::DenseMap<const clang::FieldDecl *, Carries> MemberStates;
   llvm::DenseSet<const clang::FieldDecl *> MembersInProgress;
