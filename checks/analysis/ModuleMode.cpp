@@ -251,6 +251,52 @@ evalOnEveryPath(const Stmt *At, const ValueDecl *Model, const FunctionFlow *Flow
 
 namespace {
 /// The mode changes of one member module across its class's methods.
+/// The eval() a function of the unit leaves the module it returns in: every
+/// value it returns is a local module of its own that its body puts in
+/// evaluation mode and never back (a loader: `auto m = torch::jit::load(p);
+/// m.eval(); return m;`). Null for anything else.
+const Stmt *evalOfReturnedModule(const Expr *E, const ASTContext &Ctx) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(stripWrappers(E));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || isLibraryFunction(Def))
+    return nullptr;
+  const Stmt *Eval = nullptr;
+  auto Returned = returnedValues(Def->getBody());
+  for (const Expr *Value : Returned) {
+    const auto *Var = dyn_cast_or_null<VarDecl>(moduleOf(Value));
+    if (!Var || isa<ParmVarDecl>(Var) || !Var->hasLocalStorage() ||
+        Var->getType()->isReferenceType())
+      return nullptr;
+    class Modes : public StmtWalk {
+    public:
+      Modes(const VarDecl *Var, const ASTContext &Ctx) : Var(Var), Ctx(Ctx) {}
+      const Stmt *Eval = nullptr;
+      bool Trains = false;
+      bool visit(Stmt *S) override {
+        const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+        if (!Call || moduleOf(Call->getImplicitObjectArgument()) != Var)
+          return true;
+        ModuleMode Mode = modeSetBy(Call, Ctx);
+        if (Mode == ModuleMode::Train)
+          Trains = true;
+        else if (Mode == ModuleMode::Eval && !Eval)
+          Eval = Call;
+        return true;
+      }
+
+    private:
+      const VarDecl *Var;
+      const ASTContext &Ctx;
+    } Found(Var, Ctx);
+    Found.walk(Def->getBody());
+    if (!Found.Eval || Found.Trains)
+      return nullptr;
+    Eval = Eval ? Eval : Found.Eval;
+  }
+  return Eval;
+}
+
 class MemberModes : public StmtWalk {
 public:
   MemberModes(const FieldDecl *Member, const ASTContext &Ctx)
@@ -258,6 +304,15 @@ public:
   const Stmt *FirstEval = nullptr;
   bool Trains = false;
   bool visit(Stmt *S) override {
+    // `member = load(path);` with a loader that leaves what it returns in
+    // evaluation mode.
+    if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(S);
+        Assign && Assign->getOperator() == OO_Equal &&
+        Assign->getNumArgs() == 2 && moduleOf(Assign->getArg(0)) == Member) {
+      if (const Stmt *Eval = evalOfReturnedModule(Assign->getArg(1), Ctx))
+        FirstEval = FirstEval ? FirstEval : Eval;
+      return true;
+    }
     const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
     if (!Call)
       return true;
@@ -307,6 +362,11 @@ static const Stmt *evalByClass(const FieldDecl *Member, ASTContext &Ctx) {
     if (!Def || !Def->hasBody())
       continue;
     const Stmt *Before = Modes.FirstEval;
+    // Initialised by a loader that leaves it in evaluation mode.
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getMember() == Member && Init->isWritten() && !Modes.FirstEval)
+          Modes.FirstEval = evalOfReturnedModule(Init->getInit(), Ctx);
     Modes.walk(Def->getBody());
     if (!ReadyEval && Modes.FirstEval != Before && makesReady(Method))
       ReadyEval = Modes.FirstEval;

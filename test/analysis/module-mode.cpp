@@ -100,3 +100,38 @@ void callers(torch::nn::Linear &model, const torch::Tensor &x) {
   // One call site with the model training: not known to be evaluation.
   score_mixed(model, x);
 }
+
+// A member made by a loader of the unit that leaves what it returns in
+// evaluation mode: initialised with it, or assigned it where the object is
+// made ready.
+torch::nn::Linear make_ready(int in) {
+  torch::nn::Linear loaded(in, 2);
+  loaded->eval();
+  return loaded;
+}
+torch::nn::Linear make_plain(int in) { return torch::nn::Linear(in, 2); }
+struct FromLoader {
+  torch::nn::Linear net;
+  FromLoader() : net(make_ready(4)) {}
+  void run(const torch::Tensor &x) {
+    // CHECK: [[@LINE+1]]:5: eval=[[@LINE-8]]
+    probe_eval(net(x));
+  }
+};
+struct AssignedInSetup {
+  torch::nn::Linear net{nullptr};
+  void setup() { net = make_ready(4); }
+  void run(const torch::Tensor &x) {
+    // CHECK: [[@LINE+1]]:5: eval=[[@LINE-16]]
+    probe_eval(net(x));
+  }
+};
+// A loader that does not set the mode says nothing.
+struct FromPlain {
+  torch::nn::Linear net;
+  FromPlain() : net(make_plain(4)) {}
+  void run(const torch::Tensor &x) {
+    // CHECK: [[@LINE+1]]:5: eval=none
+    probe_eval(net(x));
+  }
+};

@@ -86,6 +86,55 @@ struct Detector {
   }
 };
 
+// A servable whose module is made by a loader that leaves it in evaluation
+// mode: the member initialised with what the loader returns, or assigned it.
+std::string to_json(const c10::IValue &value); // defined elsewhere
+struct Servable {
+  explicit Servable(const std::string &path) : servable(load_servable(path)) {}
+  virtual ~Servable() = default;
+  virtual std::string run_inference(const c10::IValue &input) {
+    return to_json(servable.forward({input}));
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: the model runs forward in evaluation code
+    // CHECK-MESSAGES: :[[@LINE+6]]:5: note: evaluation mode is set here, and the class never sets it back to training
+    // CHECK-FIXES: virtual std::string run_inference(const c10::IValue &input) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  }
+  virtual torch::jit::script::Module load_servable(const std::string &path) {
+    auto module = torch::jit::load(path);
+    module.eval();
+    return module;
+  }
+  torch::jit::script::Module servable;
+};
+struct Reloading {
+  torch::jit::Module module;
+  static torch::jit::Module ready(const std::string &path) {
+    torch::jit::Module loaded = torch::jit::load(path);
+    loaded.eval();
+    return loaded;
+  }
+  void load(const std::string &path) { module = ready(path); }
+  float score(const torch::Tensor &request) {
+    auto out = module.forward({request}).toTensor();
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
+    // CHECK-MESSAGES: :[[@LINE-7]]:5: note: evaluation mode is set here, and the class never sets it back to training
+    // CHECK-FIXES: float score(const torch::Tensor &request) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    return out.sum().item<float>();
+  }
+};
+// A loader that leaves the module as it was loaded says nothing of its mode.
+struct AsLoaded {
+  torch::jit::Module module;
+  static torch::jit::Module open(const std::string &path) {
+    return torch::jit::load(path);
+  }
+  explicit AsLoaded(const std::string &path) : module(open(path)) {}
+  torch::Tensor scores(const torch::Tensor &request) {
+    return module.forward({request}).toTensor();
+  }
+};
+
 struct Server {
   torch::jit::Module module;
   void load(const std::string &path) {
