@@ -134,6 +134,10 @@ DeclSet TensorSources::sourcesOf(const Expr *E) const {
             Work.push_back(Init);
         continue;
       }
+      // Numbers read from a tensor (its sizes, an item()) take nothing of
+      // its graph along.
+      if (holdsOnlyNumbers(D->getType()))
+        continue;
       // A tensor, a container of tensors, an object of the user's that
       // holds some (`losses` in `losses.total_loss()`), or one whose tensor
       // parts are read.

@@ -82,6 +82,32 @@ static bool holdsTensorsImpl(QualType T, unsigned Depth) {
 
 bool holdsTensors(QualType T) { return holdsTensorsImpl(T, 0); }
 
+bool holdsOnlyNumbers(QualType T) {
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+    if (T->isArithmeticType() || T->isEnumeralType())
+      return true;
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        T->getAsCXXRecordDecl());
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (!RD)
+      return false;
+    std::string Name = RD->getQualifiedNameAsString();
+    if (Name == "c10::Scalar" || Name == "std::basic_string" ||
+        Name == "std::__cxx11::basic_string")
+      return true;
+    static const llvm::StringRef Sequences[] = {
+        "c10::ArrayRef", "c10::SmallVector", "c10::OptionalArrayRef",
+        "std::vector", "std::array", "std::initializer_list"};
+    if (!Spec || !llvm::is_contained(Sequences, Name) ||
+        Spec->getTemplateArgs().size() == 0 ||
+        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+      return false;
+    T = Spec->getTemplateArgs()[0].getAsType();
+  }
+  return false;
+}
+
 bool holdsTensorsOrFields(QualType T) {
   if (holdsTensors(T))
     return true;

@@ -39,6 +39,12 @@ bool isTensorType(clang::QualType T);
 /// type argument, or a class derived from one.
 bool holdsTensors(clang::QualType T);
 
+/// Whether a value of type \p T is only numbers, which carry no autograd
+/// history whatever they were read from: an arithmetic or enumeration type,
+/// a c10::Scalar, a string, or an array, vector or ArrayRef (sizes,
+/// `IntArrayRef`) of those.
+bool holdsOnlyNumbers(clang::QualType T);
+
 /// Whether \p T holds tensors, or is a class (a struct returned by a module,
 /// a result record) with a member that does.
 bool holdsTensorsOrFields(clang::QualType T);

@@ -32,3 +32,21 @@ void sources(torch::nn::Linear &model, torch::nn::LSTM &lstm, torch::Tensor x,
   // CHECK: [[@LINE+1]]:3: sources=net,state
   probe_sources(net.state);
 }
+
+// Numbers read from a tensor (its sizes, an item()) carry nothing of it: a
+// tensor built from them is computed from none of its variables.
+void numbers_only(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto probe = model(x);
+  auto shape = probe.sizes();
+  auto width = probe.size(1);
+  float scale = probe.mean().item<float>();
+  auto labels = torch::zeros(shape);
+  auto ones = torch::ones({width}) * scale;
+  // CHECK: [[@LINE+1]]:3: sources=labels
+  probe_sources(labels);
+  // CHECK: [[@LINE+1]]:3: sources=ones
+  probe_sources(ones);
+  auto kept = probe.view(shape);
+  // CHECK: [[@LINE+1]]:3: sources=kept,probe,x
+  probe_sources(kept);
+}

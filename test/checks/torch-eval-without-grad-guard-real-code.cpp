@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 // A minimal stand-in for googletest's TEST macro: the body becomes the
@@ -262,6 +263,31 @@ float train_with_probe_and_step(torch::nn::Linear &encoder,
     // CHECK-MESSAGES: :[[@LINE-1]]:3: note: the training loop starts here
     total += train_step(encoder, optimizer, batch);
   return total;
+}
+
+// A GAN's discriminator probed once for the sizes of its two outputs, which
+// build the labels the training loop compares against: the labels are new
+// tensors made from numbers, so the probe's graph is still only held.
+struct PatchDiscImpl : torch::nn::Module {
+  torch::nn::Linear adv{4, 1}, cls{4, 3};
+  std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor &x) {
+    return {adv(x), cls(x)};
+  }
+};
+TORCH_MODULE(PatchDisc);
+void train_gan_with_probe(PatchDisc &discriminator, torch::optim::Adam &optimizer,
+                          const std::vector<torch::Tensor> &batches) {
+  auto result = discriminator(batches.front());
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers
+  // CHECK-MESSAGES: :[[@LINE-2]]:17: note: its result is only read as numbers, but 'result' keeps its graph alive through the training that follows, until 'train_gan_with_probe' returns; run it under a guard in a block of its own
+  auto adv_size = result.first.sizes();
+  auto fake_label = torch::zeros(adv_size);
+  for (const auto &batch : batches) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:3: note: the training loop starts here
+    optimizer.zero_grad();
+    (discriminator(batch).first - fake_label).pow(2).mean().backward();
+    optimizer.step();
+  }
 }
 
 // Named values passed between layers (`std::map<std::string, std::any>`):
