@@ -395,7 +395,8 @@ EvalWithoutGradGuardCheck::contextOf(const Expr *Forward, ASTContext &Ctx,
     C.Function = Function;
     C.EvalCall = analysis::evalModeAt(
         Forward, At, History.flowOf(Function), Ctx, &Facts.callers(Ctx),
-        [&](const FunctionDecl *FD) { return History.flowOf(FD); });
+        [&](const FunctionDecl *FD) { return History.flowOf(FD); },
+        History.options().names());
     if (C.EvalCall)
       return C;
     if (isEvalName(Function, Ctx)) {
@@ -719,11 +720,22 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
            "made with the model in that mode",
            DiagnosticIDs::Note)
           << C.Function->getNameAsString();
-    else
+    else {
+      // Set in a method that only its name says makes the object ready.
+      const auto *Member = dyn_cast_or_null<FieldDecl>(Model);
+      const auto *Method = dyn_cast_or_null<CXXMethodDecl>(SetIn);
+      const auto *Set = dyn_cast<CXXMemberCallExpr>(C.EvalCall);
+      bool ByName = Member && Method && !isa<CXXConstructorDecl>(Method) &&
+                    Set &&
+                    analysis::moduleOf(Set->getImplicitObjectArgument()) ==
+                        Member;
       diag(C.EvalCall->getBeginLoc(),
            "evaluation mode is set here, and the class never sets it back "
-           "to training",
-           DiagnosticIDs::Note);
+           "to training%select{| ('%1' is taken to make the object ready "
+           "by its name: option ReadyMethods)}0",
+           DiagnosticIDs::Note)
+          << ByName << (Method ? Method->getNameAsString() : std::string());
+    }
   }
   else if (C.NamedBy)
     diag(C.NamedBy->getLocation(),

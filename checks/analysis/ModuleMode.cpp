@@ -334,21 +334,16 @@ private:
 } // namespace
 
 /// Whether \p Method makes its object ready for use: a constructor, or a
-/// method named load, setup, init, initialize, restore, prepare, ...
-static bool makesReady(const CXXMethodDecl *Method) {
+/// method that the ReadyMethods guess takes to (load, setup, init, ...).
+static bool makesReady(const CXXMethodDecl *Method, const NameGuesses &Names) {
   if (isa<CXXConstructorDecl>(Method))
     return true;
-  if (!Method->getIdentifier())
-    return false;
-  std::string Name = Method->getName().lower();
-  return llvm::any_of(
-      llvm::ArrayRef<llvm::StringRef>{"load", "setup", "set_up", "init",
-                                      "restore", "prepare", "open", "build"},
-      [&](llvm::StringRef Word) { return llvm::StringRef(Name).starts_with(Word); });
+  return Method->getIdentifier() && Names.namesReadyMethod(Method->getName());
 }
 
 /// A member module that its class sets to evaluation mode and never back.
-static const Stmt *evalByClass(const FieldDecl *Member, ASTContext &Ctx) {
+static const Stmt *evalByClass(const FieldDecl *Member, ASTContext &Ctx,
+                               const NameGuesses &Names) {
   const auto *Class = dyn_cast<CXXRecordDecl>(Member->getParent());
   if (!Class || !Class->hasDefinition())
     return nullptr;
@@ -368,7 +363,7 @@ static const Stmt *evalByClass(const FieldDecl *Member, ASTContext &Ctx) {
         if (Init->getMember() == Member && Init->isWritten() && !Modes.FirstEval)
           Modes.FirstEval = evalOfReturnedModule(Init->getInit(), Ctx);
     Modes.walk(Def->getBody());
-    if (!ReadyEval && Modes.FirstEval != Before && makesReady(Method))
+    if (!ReadyEval && Modes.FirstEval != Before && makesReady(Method, Names))
       ReadyEval = Modes.FirstEval;
   }
   return Modes.Trains ? nullptr : ReadyEval;
@@ -428,7 +423,8 @@ const Stmt *evalModeAt(const Expr *Forward, const Stmt *At,
                        const FunctionFlow *Flow, ASTContext &Ctx,
                        const CallSites *Callers,
                        llvm::function_ref<const FunctionFlow *(const FunctionDecl *)>
-                           FlowOf) {
+                           FlowOf,
+                       const NameGuesses &Names) {
   const ValueDecl *Model = moduleOf(forwardObject(Forward));
   if (const Stmt *Eval = evalModeOf(Model, At, Flow, Ctx, Callers, FlowOf, 0))
     return Eval;
@@ -448,7 +444,7 @@ const Stmt *evalModeAt(const Expr *Forward, const Stmt *At,
     const Stmt *Body = enclosingFunctionBody(At, Ctx);
     if (Body && trainsIn(Body))
       return nullptr;
-    return evalByClass(Member, Ctx);
+    return evalByClass(Member, Ctx, Names);
   }
   return nullptr;
 }

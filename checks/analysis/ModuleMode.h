@@ -13,6 +13,7 @@
 
 #include "checks/analysis/CallSites.h"
 #include "checks/analysis/FunctionFlow.h"
+#include "checks/analysis/Names.h"
 #include "clang/AST/ASTContext.h"
 
 namespace torch_tidy::analysis {
@@ -78,13 +79,15 @@ const clang::Expr *forwardObject(const clang::Expr *Forward);
 /// a parameter of the function and that no path before \p At changes has
 /// the mode its callers leave it in: in evaluation mode when every call site
 /// in the unit passes one in evaluation mode there (`model->eval();
-/// visualize(model);`), a few calls deep.
+/// visualize(model);`), a few calls deep. \p Names: the ReadyMethods guess,
+/// for the methods where a class sets up its member modules.
 const clang::Stmt *
 evalModeAt(const clang::Expr *Forward, const clang::Stmt *At,
            const FunctionFlow *Flow, clang::ASTContext &Ctx,
            const CallSites *Callers = nullptr,
            llvm::function_ref<const FunctionFlow *(const clang::FunctionDecl *)>
-               FlowOf = nullptr);
+               FlowOf = nullptr,
+           const NameGuesses &Names = defaultNameGuesses());
 
 /// Whether the module \p Object names is in training mode wherever
 /// \p Function uses it: a local variable of the function (a module is built

@@ -93,6 +93,11 @@ NameGuesses::NameGuesses(
   PoolMethods = WordList(spelling(guess::ThreadPoolMethods));
   Draw = WordList(spelling(guess::DrawMethods));
   Forward = WordList(spelling(guess::ForwardMethods));
+  llvm::SmallVector<llvm::StringRef, 8> ReadyWords;
+  llvm::StringRef(spelling(guess::ReadyMethods)).split(ReadyWords, ';', -1, false);
+  for (llvm::StringRef Word : ReadyWords)
+    if (!Word.trim().empty())
+      Ready.push_back(Word.trim().lower());
   const std::string &EvalSpelling = spelling(guess::EvalFunctions);
   EvalIsDefault = EvalSpelling == guess::EvalFunctions.Default;
   Eval = std::make_unique<llvm::Regex>(EvalSpelling);
@@ -156,6 +161,13 @@ bool NameGuesses::namesDraw(const FunctionDecl *FD) const {
 
 bool NameGuesses::namesForward(llvm::StringRef Name) const {
   return Forward.contains(Name);
+}
+
+bool NameGuesses::namesReadyMethod(llvm::StringRef Name) const {
+  std::string Lower = Name.lower();
+  return llvm::any_of(Ready, [&](const std::string &Word) {
+    return llvm::StringRef(Lower).starts_with(Word);
+  });
 }
 
 const NameGuesses &defaultNameGuesses() {

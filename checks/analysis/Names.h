@@ -117,12 +117,19 @@ inline constexpr NameGuessOption DrawMethods = {
 inline constexpr NameGuessOption ForwardMethods = {
     "ForwardMethods", "forward;Forward", "its name says it runs the forward pass"};
 
+/// A method whose name starts with one of these words makes its object
+/// ready for use, as a constructor does: the mode it leaves a member module
+/// in holds for the other methods.
+inline constexpr NameGuessOption ReadyMethods = {
+    "ReadyMethods", "load;setup;set_up;init;restore;prepare;open;build",
+    "its name says it makes the object ready for use"};
+
 /// Every guess, in the order the documentation lists them.
 inline constexpr const NameGuessOption *All[] = {
     &MetricWords,       &LossWords,        &EvalFunctions,
     &EvalFunctionsExceptWords, &TestFunctionWords, &MacroFunctionsAreTests,
     &ThreadPoolWords,   &ThreadPoolMethods, &DrawMethods,
-    &ForwardMethods};
+    &ForwardMethods,    &ReadyMethods};
 } // namespace guess
 
 /// The words of every guess, as the options set them.
@@ -162,10 +169,14 @@ public:
   /// Guess: a module's method named \p Name runs its forward pass
   /// (ForwardMethods).
   bool namesForward(llvm::StringRef Name) const;
+  /// Guess: a method named \p Name makes its object ready for use
+  /// (ReadyMethods: its name, lower-cased, starts with one of the words).
+  bool namesReadyMethod(llvm::StringRef Name) const;
 
 private:
   std::vector<std::string> Spellings; ///< one per guess::All entry
   WordList Metric, Loss, EvalExcept, Test, Pool, PoolMethods, Draw, Forward;
+  std::vector<std::string> Ready;
   std::unique_ptr<llvm::Regex> Eval;
   bool EvalIsDefault = true;
   bool MacroTests = true;

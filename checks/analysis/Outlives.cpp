@@ -395,7 +395,8 @@ bool runsAsEvaluationCode(const Stmt *Loop, const FunctionDecl *Function,
   const FunctionFlow *Flow = History.flowOf(Function);
   return llvm::any_of(forwardCallsIn(Loop, History.options().names()), [&](const CallExpr *Forward) {
     return evalModeAt(Forward, Forward, Flow, Ctx, History.callers(),
-                      [&](const FunctionDecl *FD) { return History.flowOf(FD); }) &&
+                      [&](const FunctionDecl *FD) { return History.flowOf(FD); },
+                      History.options().names()) &&
            History.callers() &&
            !mayBeDifferentiated(Forward, Ctx, *History.callers(),
                                 /*OpaqueCallsMay=*/false, &History);

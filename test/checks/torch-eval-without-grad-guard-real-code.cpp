@@ -96,7 +96,7 @@ struct Servable {
   virtual std::string run_inference(const c10::IValue &input) {
     return to_json(servable.forward({input}));
     // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: the model runs forward in evaluation code
-    // CHECK-MESSAGES: :[[@LINE+6]]:5: note: evaluation mode is set here, and the class never sets it back to training
+    // CHECK-MESSAGES: :[[@LINE+6]]:5: note: evaluation mode is set here, and the class never sets it back to training{{$}}
     // CHECK-FIXES: virtual std::string run_inference(const c10::IValue &input) {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
   }
@@ -118,7 +118,7 @@ struct Reloading {
   float score(const torch::Tensor &request) {
     auto out = module.forward({request}).toTensor();
     // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
-    // CHECK-MESSAGES: :[[@LINE-7]]:5: note: evaluation mode is set here, and the class never sets it back to training
+    // CHECK-MESSAGES: :[[@LINE-7]]:5: note: evaluation mode is set here, and the class never sets it back to training{{$}}
     // CHECK-FIXES: float score(const torch::Tensor &request) {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
     return out.sum().item<float>();
@@ -145,6 +145,7 @@ struct Server {
   std::vector<float> handle(const torch::Tensor &request) {
     auto out = module.forward({request}).toTensor();
     // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: evaluation mode is set here, and the class never sets it back to training ('load' is taken to make the object ready by its name: option ReadyMethods)
     // CHECK-FIXES: std::vector<float> handle(const torch::Tensor &request) {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
     return {out.sum().item<float>()};
