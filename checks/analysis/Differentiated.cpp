@@ -264,8 +264,9 @@ public:
     const FunctionDecl *Def = Callee->getDefinition();
     if (!Def || !Def->hasBody())
       // Its body is in another unit: what its summary says, where there
-      // is one (without one, it may when opaque calls may).
-      return differentiatedElsewhere(Callee, Index);
+      // is one. A summary says whether it may, counting what its own
+      // opaque calls may do, which is no evidence that it does.
+      return OpaqueCallsMay && differentiatedElsewhere(Callee, Index);
     // Its body is in the unit: does it differentiate the parameter?
     if (Index >= Def->getNumParams())
       return true;
@@ -292,9 +293,8 @@ private:
     const FunctionSummaries *Summaries =
         History ? History->options().Summaries.get() : nullptr;
     if (!Summaries || !bodyIsElsewhere(Callee, Ctx.getSourceManager()))
-      return OpaqueCallsMay;
-    return Summaries->differentiatesParameter(Callee, Index)
-        .value_or(OpaqueCallsMay);
+      return true;
+    return Summaries->differentiatesParameter(Callee, Index).value_or(true);
   }
 
   bool paramDifferentiated(const FunctionDecl *Def, const ParmVarDecl *Param,

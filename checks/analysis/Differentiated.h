@@ -25,8 +25,7 @@ class HistoryAnalysis;
 /// Whether a backward pass may walk the history of \p E's value. With
 /// \p OpaqueCallsMay, a function whose body is not in the unit may
 /// differentiate what it is handed, unless its summary says it does not;
-/// otherwise only what is seen counts (a body in the unit, a summary that
-/// says it does).
+/// otherwise only what is seen counts (a body in the unit).
 bool mayBeDifferentiated(const clang::Expr *E, clang::ASTContext &Ctx,
                          const CallSites &Callers, bool OpaqueCallsMay,
                          HistoryAnalysis *History = nullptr);
@@ -40,9 +39,9 @@ bool callerMayDifferentiate(const clang::CallExpr *Site, clang::ASTContext &Ctx,
 
 /// Whether the call \p Call may differentiate what it is handed as its
 /// argument \p Arg (counted as Call->getArg does): a function of the unit
-/// whose body does, one of another unit that may (unless its summary says
-/// it does not, or without \p OpaqueCallsMay), the closures a std::function
-/// may run (those in view as functions are; any other as an opaque one).
+/// whose body does, one of another unit with \p OpaqueCallsMay (unless its
+/// summary says it does not), the closures a std::function may run (those
+/// in view as functions are; any other as an opaque one).
 bool argumentMayBeDifferentiated(const clang::CallExpr *Call, unsigned Arg,
                                  clang::ASTContext &Ctx,
                                  const CallSites &Callers, bool OpaqueCallsMay,

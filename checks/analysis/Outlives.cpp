@@ -300,9 +300,9 @@ TensorSources lambdaSources(const CallExpr *Backward,
 }
 
 /// A backward pass after the loop, in the same function, walks the graph,
-/// or the target is handed after the loop to a call that may differentiate
-/// it (a training step of the unit, or one that its summary says trains, the
-/// closure a std::function runs: D, with only what is seen counting); across
+/// or the target is handed after the loop to a call that differentiates it
+/// (a training step of the unit, the closures a std::function runs: D, with
+/// only bodies in view counting); across
 /// an enclosing loop, the target starts afresh each time (unrolled BPTT,
 /// micro-batches or per-task losses summed and backpropagated once).
 bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx,
