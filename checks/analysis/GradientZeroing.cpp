@@ -83,29 +83,29 @@ bool holdsTrainingState(const CXXRecordDecl *RD) {
   });
 }
 
-/// The name a call of a template pattern calls by, when which function it
-/// is depends on the template's arguments (`this->net->zero_grad()` with
-/// `net` of type `std::shared_ptr<NetT>`); empty for any other call.
-llvm::StringRef dependentCalleeName(const CallExpr *Call) {
+/// A member call of a template pattern whose function the template's
+/// arguments decide (`this->net->zero_grad()` with `net` of type
+/// `std::shared_ptr<NetT>`): the name it calls by and the object it is made
+/// on (null for an implicit `this`). No name for any other call.
+struct DependentMemberCall {
+  llvm::StringRef Name;
+  const Expr *Object = nullptr;
+};
+DependentMemberCall dependentMemberCall(const CallExpr *Call) {
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  auto Of = [](const auto *Member, DeclarationName Name) {
+    DependentMemberCall Out;
+    if (Name.isIdentifier())
+      Out.Name = Name.getAsIdentifierInfo()->getName();
+    if (!Member->isImplicitAccess())
+      Out.Object = Member->getBase();
+    return Out;
+  };
   if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
-    return Member->getMember().isIdentifier() ? Member->getMember().getAsIdentifierInfo()->getName()
-                                              : llvm::StringRef();
+    return Of(Member, Member->getMember());
   if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
-    return Member->getMemberName().isIdentifier()
-               ? Member->getMemberName().getAsIdentifierInfo()->getName()
-               : llvm::StringRef();
+    return Of(Member, Member->getMemberName());
   return {};
-}
-
-/// The object a dependent member call is made on, if it is one.
-const Expr *dependentReceiver(const CallExpr *Call) {
-  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-  if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
-    return Member->isImplicitAccess() ? nullptr : Member->getBase();
-  if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
-    return Member->isImplicitAccess() ? nullptr : Member->getBase();
-  return nullptr;
 }
 
 /// What \p Call clears, in the terms of the function that makes it.
@@ -149,22 +149,23 @@ void clearingsOf(const CallExpr *Call, const ASTContext &Ctx, unsigned Depth,
   // `zero_()` or `reset()` of a `grad()` any tensor's. The name is all there
   // is to go by until the template is instantiated (an instantiation in the
   // unit is judged with the functions it calls).
-  if (llvm::StringRef Name = dependentCalleeName(Call); !Name.empty()) {
-    if (Name == "zero_grad") {
+  if (DependentMemberCall Dependent = dependentMemberCall(Call);
+      !Dependent.Name.empty()) {
+    if (Dependent.Name == "zero_grad") {
       Out.push_back({Clearing::Optimizer, {}});
       return;
     }
+    // The call the object comes from: `p.grad()`, of a dependent `p` or not.
     const auto *Of = dyn_cast_or_null<CallExpr>(
-        dependentReceiver(Call) ? dependentReceiver(Call)->IgnoreParenImpCasts()
-                                : nullptr);
+        Dependent.Object ? Dependent.Object->IgnoreParenImpCasts() : nullptr);
     llvm::StringRef OfName;
     if (Of) {
-      OfName = dependentCalleeName(Of);
-      if (const FunctionDecl *FD = Of->getDirectCallee(); OfName.empty() && FD &&
-                                                          FD->getIdentifier())
+      OfName = dependentMemberCall(Of).Name;
+      if (const FunctionDecl *FD = Of->getDirectCallee();
+          OfName.empty() && FD && FD->getIdentifier())
         OfName = FD->getName();
     }
-    if ((Name == "zero_" || Name == "reset") &&
+    if ((Dependent.Name == "zero_" || Dependent.Name == "reset") &&
         (OfName == "grad" || OfName == "mutable_grad")) {
       Out.push_back({Clearing::Tensors, {}});
       return;

@@ -250,7 +250,35 @@ evalOnEveryPath(const Stmt *At, const ValueDecl *Model, const FunctionFlow *Flow
 }
 
 namespace {
-/// The mode changes of one member module across its class's methods.
+/// The mode calls on one module object (`m->eval()`, `m.train()`) in the
+/// code walked: the first that sets evaluation mode, and whether any sets
+/// training mode.
+class ModeCalls : public StmtWalk {
+public:
+  ModeCalls(const ValueDecl *Module, const ASTContext &Ctx)
+      : Module(Module), Ctx(Ctx) {}
+  const Stmt *FirstEval = nullptr;
+  bool Trains = false;
+  bool visit(Stmt *S) override {
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+    if (!Call)
+      return true;
+    ModuleMode Mode = modeSetBy(Call, Ctx);
+    if (Mode == ModuleMode::None ||
+        moduleOf(Call->getImplicitObjectArgument()) != Module)
+      return true;
+    if (Mode == ModuleMode::Train)
+      Trains = true;
+    else if (!FirstEval)
+      FirstEval = Call;
+    return true;
+  }
+
+protected:
+  const ValueDecl *Module;
+  const ASTContext &Ctx;
+};
+
 /// The eval() a function of the unit leaves the module it returns in: every
 /// value it returns is a local module of its own that its body puts in
 /// evaluation mode and never back (a loader: `auto m = torch::jit::load(p);
@@ -262,74 +290,38 @@ const Stmt *evalOfReturnedModule(const Expr *E, const ASTContext &Ctx) {
   if (!Def || !Def->hasBody() || isLibraryFunction(Def))
     return nullptr;
   const Stmt *Eval = nullptr;
-  auto Returned = returnedValues(Def->getBody());
-  for (const Expr *Value : Returned) {
+  for (const Expr *Value : returnedValues(Def->getBody())) {
     const auto *Var = dyn_cast_or_null<VarDecl>(moduleOf(Value));
     if (!Var || isa<ParmVarDecl>(Var) || !Var->hasLocalStorage() ||
         Var->getType()->isReferenceType())
       return nullptr;
-    class Modes : public StmtWalk {
-    public:
-      Modes(const VarDecl *Var, const ASTContext &Ctx) : Var(Var), Ctx(Ctx) {}
-      const Stmt *Eval = nullptr;
-      bool Trains = false;
-      bool visit(Stmt *S) override {
-        const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
-        if (!Call || moduleOf(Call->getImplicitObjectArgument()) != Var)
-          return true;
-        ModuleMode Mode = modeSetBy(Call, Ctx);
-        if (Mode == ModuleMode::Train)
-          Trains = true;
-        else if (Mode == ModuleMode::Eval && !Eval)
-          Eval = Call;
-        return true;
-      }
-
-    private:
-      const VarDecl *Var;
-      const ASTContext &Ctx;
-    } Found(Var, Ctx);
+    ModeCalls Found(Var, Ctx);
     Found.walk(Def->getBody());
-    if (!Found.Eval || Found.Trains)
+    if (!Found.FirstEval || Found.Trains)
       return nullptr;
-    Eval = Eval ? Eval : Found.Eval;
+    Eval = Eval ? Eval : Found.FirstEval;
   }
   return Eval;
 }
 
-class MemberModes : public StmtWalk {
+/// The mode changes of one member module across its class's methods, and
+/// the loaders it is assigned from.
+class MemberModes : public ModeCalls {
 public:
   MemberModes(const FieldDecl *Member, const ASTContext &Ctx)
-      : Member(Member), Ctx(Ctx) {}
-  const Stmt *FirstEval = nullptr;
-  bool Trains = false;
+      : ModeCalls(Member, Ctx) {}
   bool visit(Stmt *S) override {
     // `member = load(path);` with a loader that leaves what it returns in
     // evaluation mode.
     if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(S);
         Assign && Assign->getOperator() == OO_Equal &&
-        Assign->getNumArgs() == 2 && moduleOf(Assign->getArg(0)) == Member) {
+        Assign->getNumArgs() == 2 && moduleOf(Assign->getArg(0)) == Module) {
       if (const Stmt *Eval = evalOfReturnedModule(Assign->getArg(1), Ctx))
         FirstEval = FirstEval ? FirstEval : Eval;
       return true;
     }
-    const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
-    if (!Call)
-      return true;
-    ModuleMode Mode = modeSetBy(Call, Ctx);
-    if (Mode == ModuleMode::None ||
-        moduleOf(Call->getImplicitObjectArgument()) != Member)
-      return true;
-    if (Mode == ModuleMode::Train)
-      Trains = true;
-    else if (!FirstEval)
-      FirstEval = Call;
-    return true;
+    return ModeCalls::visit(S);
   }
-
-private:
-  const FieldDecl *Member;
-  const ASTContext &Ctx;
 };
 } // namespace
 

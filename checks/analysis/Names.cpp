@@ -73,6 +73,14 @@ bool WordList::containedIn(llvm::StringRef Text) const {
   });
 }
 
+bool WordList::begins(llvm::StringRef Text) const {
+  std::string Lower = Text.lower();
+  return llvm::any_of(Entries, [&](const std::vector<std::string> &Entry) {
+    return Entry.size() == 1 &&
+           llvm::StringRef(Lower).starts_with(llvm::StringRef(Entry.front()).lower());
+  });
+}
+
 NameGuesses::NameGuesses() {
   std::string Unused;
   *this = NameGuesses(
@@ -93,11 +101,7 @@ NameGuesses::NameGuesses(
   PoolMethods = WordList(spelling(guess::ThreadPoolMethods));
   Draw = WordList(spelling(guess::DrawMethods));
   Forward = WordList(spelling(guess::ForwardMethods));
-  llvm::SmallVector<llvm::StringRef, 8> ReadyWords;
-  llvm::StringRef(spelling(guess::ReadyMethods)).split(ReadyWords, ';', -1, false);
-  for (llvm::StringRef Word : ReadyWords)
-    if (!Word.trim().empty())
-      Ready.push_back(Word.trim().lower());
+  Ready = WordList(spelling(guess::ReadyMethods));
   const std::string &EvalSpelling = spelling(guess::EvalFunctions);
   EvalIsDefault = EvalSpelling == guess::EvalFunctions.Default;
   Eval = std::make_unique<llvm::Regex>(EvalSpelling);
@@ -164,10 +168,7 @@ bool NameGuesses::namesForward(llvm::StringRef Name) const {
 }
 
 bool NameGuesses::namesReadyMethod(llvm::StringRef Name) const {
-  std::string Lower = Name.lower();
-  return llvm::any_of(Ready, [&](const std::string &Word) {
-    return llvm::StringRef(Lower).starts_with(Word);
-  });
+  return Ready.begins(Name);
 }
 
 const NameGuesses &defaultNameGuesses() {

@@ -45,6 +45,8 @@ public:
   bool contains(llvm::StringRef Word) const;
   /// Whether some single-word entry is a part of \p Text, lower-cased.
   bool containedIn(llvm::StringRef Text) const;
+  /// Whether some single-word entry begins \p Text, lower-cased.
+  bool begins(llvm::StringRef Text) const;
   const std::string &spelling() const { return Spelling; }
 
 private:
@@ -175,8 +177,8 @@ public:
 
 private:
   std::vector<std::string> Spellings; ///< one per guess::All entry
-  WordList Metric, Loss, EvalExcept, Test, Pool, PoolMethods, Draw, Forward;
-  std::vector<std::string> Ready;
+  WordList Metric, Loss, EvalExcept, Test, Pool, PoolMethods, Draw, Forward,
+      Ready;
   std::unique_ptr<llvm::Regex> Eval;
   bool EvalIsDefault = true;
   bool MacroTests = true;

@@ -410,6 +410,21 @@ template <class NetT> struct PatternSolver : Solver<NetT> {
     }
   }
 };
+// The pattern alone again, clearing a parameter's gradient in place.
+template <class NetT> struct ParameterSolver : Solver<NetT> {
+  torch::optim::SGD opt_;
+  explicit ParameterSolver(std::shared_ptr<NetT> n)
+      : Solver<NetT>(std::move(n)),
+        opt_(this->net->parameters(), torch::optim::SGDOptions(0.1)) {}
+  void run(const torch::Tensor &x, torch::Tensor &loss) {
+    for (int k = 0; k < 10; ++k) {
+      loss = x.pow(2).sum();
+      this->net->weight.mutable_grad().zero_();
+      loss.backward();
+      opt_.step();
+    }
+  }
+};
 // Instantiated, and nothing zeroes: found in the instantiation.
 template <class NetT> struct ForgetfulSolver : Solver<NetT> {
   torch::optim::SGD opt_;
