@@ -439,6 +439,12 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   if (analysis::isForwardCallOutOfView(Forward, HistoryOpts.names()) &&
       returnsNoHistoryElsewhere(Forward, History))
     return;
+  // A forward that runs a backward pass of its own (forces computed as the
+  // gradient of the energy it predicts) needs grad mode on: under a guard
+  // that backward pass finds no graph.
+  if (analysis::runsBackwardPass(analysis::forwardCallee(Forward),
+                                 History.options().Summaries.get()))
+    return;
   auto Known = Findings.find(Function);
   const SourceManager &SM = Ctx.getSourceManager();
   if (Known != Findings.end() &&

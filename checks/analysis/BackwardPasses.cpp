@@ -4,6 +4,7 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/Names.h"
+#include "checks/analysis/SummaryData.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/Walk.h"
@@ -61,6 +62,64 @@ bool trainsIn(const Stmt *S) {
   BackwardFinder Finder(/*IntoLambdas=*/false);
   Finder.walk(S);
   return Finder.Steps || !Finder.Backwards.empty();
+}
+
+static bool runsBackwardPass(const FunctionDecl *FD,
+                             const FunctionSummaries *Summaries,
+                             std::string *At, unsigned Depth,
+                             llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  if (!FD || Depth > 4 || !Seen.insert(FD->getCanonicalDecl()).second ||
+      isInNamespace(FD, {"torch", "at", "c10", "std"}))
+    return false;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def) {
+    const std::string *Where = Summaries ? Summaries->runsBackward(FD) : nullptr;
+    if (Where && At)
+      *At = *Where;
+    return Where != nullptr;
+  }
+  const SourceManager &SM = Def->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+    return false;
+  class Calls : public StmtWalk {
+  public:
+    Calls() : StmtWalk(Options{/*TemplateInstantiations=*/true}) {}
+    const CallExpr *Backward = nullptr;
+    llvm::SmallVector<const FunctionDecl *, 8> Callees;
+    bool enter(Stmt *S) override { return !isa<LambdaExpr>(S); }
+    bool visit(Stmt *S) override {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (!Call)
+        return true;
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (isBackwardFunction(Callee))
+        Backward = Call;
+      else if (Callee)
+        Callees.push_back(Callee);
+      return !Backward;
+    }
+  } Found;
+  Found.walk(Def->getBody());
+  if (Found.Backward) {
+    if (At) {
+      PresumedLoc P = SM.getPresumedLoc(
+          SM.getExpansionLoc(Found.Backward->getBeginLoc()));
+      *At = P.isValid() ? std::string(P.getFilename()) + ":" +
+                              std::to_string(P.getLine()) + ":" +
+                              std::to_string(P.getColumn())
+                        : "";
+    }
+    return true;
+  }
+  return llvm::any_of(Found.Callees, [&](const FunctionDecl *Callee) {
+    return runsBackwardPass(Callee, Summaries, At, Depth + 1, Seen);
+  });
+}
+
+bool runsBackwardPass(const FunctionDecl *FD, const FunctionSummaries *Summaries,
+                      std::string *At) {
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+  return runsBackwardPass(FD, Summaries, At, 0, Seen);
 }
 
 bool buildsDifferentiableGradients(const CallExpr *Call, const ASTContext &Ctx) {

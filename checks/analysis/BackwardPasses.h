@@ -13,11 +13,15 @@
 
 #include "checks/analysis/TensorSources.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <string>
 
 namespace torch_tidy::analysis {
 
 class NameGuesses;
+class FunctionSummaries;
 
 /// Whether \p Call is `optimizer.step(...)` on a torch::optim::Optimizer.
 bool isOptimizerStep(const clang::CallExpr *Call);
@@ -33,6 +37,16 @@ backwardPassesInDecl(const clang::Decl *D);
 /// Whether \p S runs a backward pass or an optimizer step (outside the
 /// lambdas it defines): code that trains.
 bool trainsIn(const clang::Stmt *S);
+
+/// Whether \p FD runs a backward pass of its own: in its body (outside the
+/// lambdas it defines), or in a function of the user's that it calls, with
+/// a body in view or, in another unit, said to by \p Summaries (forces
+/// computed in a model's forward as the gradient of its energy). Such a
+/// function needs grad mode on: under a guard its backward pass finds no
+/// graph. \p At receives where (`file:line:column`).
+bool runsBackwardPass(const clang::FunctionDecl *FD,
+                      const FunctionSummaries *Summaries,
+                      std::string *At = nullptr);
 
 /// Whether \p Call is torch::autograd::grad asked for a graph of the
 /// backward pass (create_graph true, or not known to be false): its

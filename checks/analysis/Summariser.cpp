@@ -201,6 +201,19 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
       Out.addParameters(FunctionSummaries::keyOf(FD), May);
     }
   }
+  // Which of them run a backward pass of their own (a model's forward that
+  // computes forces as the gradient of its energy), so that a unit that
+  // runs them knows they need grad mode on.
+  {
+    llvm::SmallPtrSet<const FunctionDecl *, 16> Asked;
+    for (const auto *List : {&Finder.Found, &Finder.WithTensorParameters})
+      for (const FunctionDecl *FD : *List) {
+        std::string At;
+        if (Asked.insert(FD).second &&
+            runsBackwardPass(FD, Options.Summaries.get(), &At))
+          Out.addBackward(FunctionSummaries::keyOf(FD), At);
+      }
+  }
   if (Finder.Found.empty())
     return Out;
   HistoryOptions WithHistory = Options, WithNone = Options;

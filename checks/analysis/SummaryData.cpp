@@ -38,10 +38,13 @@ RecordSummaryQueries::~RecordSummaryQueries() { Recording = Previous; }
 // Queries are "f:<function>" (what it returns), "p:<index>:<function>"
 // (what its parameter is passed), "u:<function>" (what its result is used
 // for), "c:<function>" (the grad mode it is called in; "C:" when calls
-// with grad mode on answer as no call does) and "m:<member>".
+// with grad mode on answer as no call does), "m:<member>", "d:<function>"
+// (the parameters it may differentiate) and "b:<function>" (whether it
+// runs a backward pass of its own).
 static constexpr const char *ReturnsQuery = "f:", *UsedQuery = "u:",
                             *CalledQuery = "c:", *CalledOffQuery = "C:",
-                            *MemberQuery = "m:", *ParametersQuery = "d:";
+                            *MemberQuery = "m:", *ParametersQuery = "d:",
+                            *BackwardQuery = "b:";
 static std::string passedQuery(llvm::StringRef Key, unsigned Index) {
   return "p:" + std::to_string(Index) + ":" + Key.str();
 }
@@ -188,6 +191,22 @@ void FunctionSummaries::addParameters(const std::string &Key,
   Parameters[Key].insert(May.begin(), May.end());
 }
 
+const std::string *FunctionSummaries::runsBackward(const FunctionDecl *FD) const {
+  if (!FD || (!Recording && Backward.empty()))
+    return nullptr;
+  std::string Key = keyOf(FD);
+  record(BackwardQuery, Key);
+  auto It = Backward.find(Key);
+  return It == Backward.end() ? nullptr : &It->second;
+}
+
+void FunctionSummaries::addBackward(const std::string &Key, llvm::StringRef At) {
+  // The witness: the first place, whatever order the units are merged in.
+  auto [It, New] = Backward.try_emplace(Key, At.str());
+  if (!New && !At.empty() && (It->second.empty() || At < It->second))
+    It->second = At.str();
+}
+
 void FunctionSummaries::addCalled(const std::string &Key,
                                   CalledSummary::Mode Mode,
                                   llvm::StringRef At) {
@@ -223,6 +242,8 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
     addCalled(Key, C.GradMode, C.At);
   for (const auto &[Key, May] : Other.Parameters)
     addParameters(Key, May);
+  for (const auto &[Key, At] : Other.Backward)
+    addBackward(Key, At);
 }
 
 static std::string wordsText(Carries C) {
@@ -238,7 +259,8 @@ static std::string answerTo(
     const std::map<std::string, PassedSummary> &Members,
     const std::map<std::string, UsedSummary> &Used,
     const std::map<std::string, CalledSummary> &Called,
-    const std::map<std::string, std::set<unsigned>> &Parameters) {
+    const std::map<std::string, std::set<unsigned>> &Parameters,
+    const std::map<std::string, std::string> &Backward) {
   auto Passing = [](const PassedSummary &P) {
     return wordsText(P.Passed) + " " + P.At + (P.Walked ? " walked" : "");
   };
@@ -276,6 +298,10 @@ static std::string answerTo(
       Text += std::to_string(Index) + ",";
     return Text;
   }
+  if (Query.consume_front(BackwardQuery)) {
+    auto It = Backward.find(Query.str());
+    return It == Backward.end() ? "-" : "backward " + It->second;
+  }
   if (Query.consume_front(MemberQuery)) {
     auto It = Members.find(Query.str());
     return It == Members.end() ? "-" : Passing(It->second);
@@ -296,13 +322,17 @@ std::string
 FunctionSummaries::answersTo(const std::set<std::string> &Queries) const {
   std::string Text;
   for (const std::string &Q : Queries)
-    Text += Q + " -> " + answerTo(Q, Functions, Passed, Members, Used, Called, Parameters) + "\n";
+    Text += Q + " -> " +
+            answerTo(Q, Functions, Passed, Members, Used, Called, Parameters,
+                     Backward) +
+            "\n";
   return Text;
 }
 
 bool FunctionSummaries::answersAny(const std::set<std::string> &Queries) const {
   return llvm::any_of(Queries, [&](const std::string &Q) {
-    return answerTo(Q, Functions, Passed, Members, Used, Called, Parameters) != "-";
+    return answerTo(Q, Functions, Passed, Members, Used, Called, Parameters,
+                    Backward) != "-";
   });
 }
 
@@ -348,6 +378,8 @@ llvm::json::Value FunctionSummaries::toJSON() const {
     Keys.insert(Entry.first);
   for (const auto &Entry : Parameters)
     Keys.insert(Entry.first);
+  for (const auto &Entry : Backward)
+    Keys.insert(Entry.first);
   llvm::json::Array List;
   for (const std::string &Key : Keys) {
     llvm::json::Array Returns, PassedList;
@@ -377,6 +409,8 @@ llvm::json::Value FunctionSummaries::toJSON() const {
         May.push_back(Index);
       Entry["differentiates"] = std::move(May);
     }
+    if (auto It = Backward.find(Key); It != Backward.end())
+      Entry["runs_backward"] = llvm::json::Object{{"at", It->second}};
     List.push_back(std::move(Entry));
   }
   llvm::json::Array MemberList;
@@ -491,6 +525,17 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
         return false;
       }
       Out.addParameters(Key->str(), Indices);
+    }
+    // Optional: files written before backward passes were summarised have
+    // none.
+    if (const llvm::json::Value *BV = F->get("runs_backward")) {
+      const llvm::json::Object *B = BV->getAsObject();
+      std::optional<llvm::StringRef> At = B ? B->getString("at") : std::nullopt;
+      if (!At) {
+        Error = "a malformed backward pass summary of '" + Key->str() + "'";
+        return false;
+      }
+      Out.addBackward(Key->str(), *At);
     }
   }
   // Optional: files written before members were summarised have none.

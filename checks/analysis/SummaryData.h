@@ -10,7 +10,9 @@
 // names such a file, and H answers from it for a call whose callee's body
 // is not in the unit. A summary also says what calls in other units pass a
 // function: where its body is, a parameter carries what they pass; and
-// whether they may differentiate what it returns (D across units).
+// whether they may differentiate what it returns (D across units); and
+// whether the function runs a backward pass of its own, so that it needs
+// grad mode on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,12 +104,17 @@ public:
   /// none when no unit summarised its parameters.
   std::optional<bool> differentiatesParameter(const clang::FunctionDecl *FD,
                                               unsigned Index) const;
+  /// Where \p FD, whose body is in another unit, runs a backward pass of
+  /// its own (in its body or in a function it calls), as
+  /// `file:line:column`; null when no unit says it does.
+  const std::string *runsBackward(const clang::FunctionDecl *FD) const;
   /// What the methods of another unit may leave in member \p Field of
   /// their class (Carries::graph(), and where the first such write is).
   const PassedSummary *member(const clang::FieldDecl *Field) const;
   bool empty() const {
     return Functions.empty() && Passed.empty() && Members.empty() &&
-           Used.empty() && Called.empty() && Parameters.empty();
+           Used.empty() && Called.empty() && Parameters.empty() &&
+           Backward.empty();
   }
   bool hasPassed() const { return !Passed.empty(); }
 
@@ -134,6 +141,10 @@ public:
   void addCalled(const std::string &Key, CalledSummary::Mode Mode,
                  llvm::StringRef At);
 
+  /// Records that the function \p Key, defined in the unit, runs a
+  /// backward pass of its own at \p At.
+  void addBackward(const std::string &Key, llvm::StringRef At);
+
   /// Records that a method defined in the unit may leave history (\p C)
   /// in the member \p Key (its qualified name), written at \p At.
   void addMember(const std::string &Key, Carries C, llvm::StringRef At);
@@ -159,6 +170,8 @@ private:
   /// Per function summarised for its parameters: those it may
   /// differentiate.
   std::map<std::string, std::set<unsigned>> Parameters;
+  /// Per function that runs a backward pass of its own: where.
+  std::map<std::string, std::string> Backward;
 };
 
 /// While one lives, every summary a lookup of this thread asks for (found

@@ -313,6 +313,51 @@ bool isForwardCall(const Expr *E, const NameGuesses &Names) {
   return false;
 }
 
+const FunctionDecl *forwardCallee(const Expr *Forward) {
+  Forward = stripWrappers(Forward);
+  const FunctionDecl *Named = nullptr;
+  const CXXRecordDecl *Class = nullptr;
+  unsigned Arguments = 0;
+  if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Forward))
+    Named = Call->getMethodDecl();
+  else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Forward);
+           Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0) {
+    Named = Op->getDirectCallee();
+    Class = recordOf(Op->getArg(0)->getType(), /*ThroughPointer=*/true);
+    Arguments = Op->getNumArgs() - 1;
+  }
+  if (!Named)
+    return nullptr;
+  auto Users = [](const Decl *D) {
+    return !isInNamespace(D, {"torch", "at", "c10", "std"});
+  };
+  if (Users(Named))
+    return Named;
+  // `m(x)` through torch::nn::ModuleHolder<Impl>: Impl's forward.
+  const auto *Holder = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Class);
+  if (!Holder)
+    isOrDerivesFrom(Class, [&](const CXXRecordDecl *C) {
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(C);
+          Spec && Spec->getQualifiedNameAsString() == "torch::nn::ModuleHolder")
+        Holder = Spec;
+      return Holder != nullptr;
+    });
+  if (!Holder || Holder->getQualifiedNameAsString() != "torch::nn::ModuleHolder" ||
+      Holder->getTemplateArgs().size() < 1 ||
+      Holder->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  const CXXRecordDecl *Impl =
+      recordOf(Holder->getTemplateArgs()[0].getAsType());
+  if (!Impl || !Users(Impl) || !Impl->hasDefinition())
+    return nullptr;
+  for (const CXXMethodDecl *MD : Impl->methods())
+    if (MD->getIdentifier() && MD->getName() == "forward" &&
+        MD->getMinRequiredArguments() <= Arguments &&
+        Arguments <= MD->getNumParams())
+      return MD;
+  return nullptr;
+}
+
 llvm::SmallVector<const CallExpr *, 4> forwardCallsIn(const Stmt *S,
                                                       const NameGuesses &Names) {
   class Forwards : public StmtWalk {

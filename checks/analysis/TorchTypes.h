@@ -116,6 +116,13 @@ bool isForwardCall(const clang::Expr *E, const NameGuesses &Names);
 /// a tensor and returning tensors: an assumption about code out of view.
 bool isForwardCallOutOfView(const clang::Expr *E, const NameGuesses &Names);
 
+/// The user's method that the forward pass \p Forward runs, where it can be
+/// named: the method a member call names (`net->forward(x)`,
+/// `actor.sample(s)`), the call operator of the user's class, or for `m(x)`
+/// through a ModuleHolder the module's `forward` that takes as many
+/// arguments. Null for LibTorch's own modules and where none is known.
+const clang::FunctionDecl *forwardCallee(const clang::Expr *Forward);
+
 /// Every forward pass (isForwardCall) in \p S, lambdas included.
 llvm::SmallVector<const clang::CallExpr *, 4>
 forwardCallsIn(const clang::Stmt *S, const NameGuesses &Names);
