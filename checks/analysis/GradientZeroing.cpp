@@ -228,8 +228,20 @@ bool GradientZeroing::clearsHere(const Stmt *S, unsigned Depth) {
     case Clearing::Tensors:
       return true;
     case Clearing::Optimizer:
-      return !C.Path.Known || ownsOrIs(C.Path, Optimizer) ||
-             mayAlias(C.Path, Optimizer);
+      if (!C.Path.Known || ownsOrIs(C.Path, Optimizer) ||
+          mayAlias(C.Path, Optimizer))
+        return true;
+      // Another optimizer built on the same module's parameters (Adam for
+      // the first steps, then LBFGS, whose closure zeroes its own): its
+      // zero_grad() clears the gradients this one applies.
+      if (Modules.Known) {
+        OptimizedModules Other = optimizedModules(C.Path, Ctx);
+        return Other.Known &&
+               llvm::any_of(Other.Paths, [&](const ObjectPath &P) {
+                 return P.Known && Modules.mayInclude(P);
+               });
+      }
+      return false;
     case Clearing::Module:
       return Modules.mayInclude(C.Path);
     }

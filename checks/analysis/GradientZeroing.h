@@ -33,7 +33,8 @@ public:
   const ObjectPath &optimizer() const { return Optimizer; }
 
   /// Whether \p S clears the gradients of the step's optimizer, or may:
-  /// a `zero_grad()` of that optimizer or of a module it may hold (a
+  /// a `zero_grad()` of that optimizer, of another built on the parameters
+  /// of a module it holds, or of a module it may hold (a
   /// receiver that may be either counts), a gradient of any tensor cleared
   /// in place or replaced, a statement of a loop (other than one that runs
   /// the step) that does one of these, a function of the unit that does

@@ -309,6 +309,28 @@ void both_zeroed(torch::nn::Linear &generator, torch::nn::Linear &critic,
   }
 }
 
+// Adam for the first steps, then LBFGS, both built on the model's
+// parameters: the closure zeroes LBFGS's, which are Adam's too. (Zeroing
+// the critic's optimizer clears nothing of the generator's: two_optimizers.)
+void adam_then_lbfgs(torch::nn::Linear &model, const torch::Tensor &x,
+                     int steps) {
+  torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-3));
+  torch::optim::LBFGS lbfgs(model->parameters(), torch::optim::LBFGSOptions(1));
+  torch::Tensor loss;
+  for (int i = 0; i < steps; ++i) {
+    auto evaluate = [&]() {
+      lbfgs.zero_grad();
+      loss = model(x).pow(2).mean();
+      loss.backward();
+      return loss;
+    };
+    if (i < steps / 2)
+      adam.step(evaluate);
+    else
+      lbfgs.step(evaluate);
+  }
+}
+
 // A closure that the step evaluates runs the backward pass: unless the
 // closure or the loop clears, each evaluation adds to every earlier one.
 void closure_never_zeroed(torch::nn::Linear &model, torch::optim::Adam &adam,
