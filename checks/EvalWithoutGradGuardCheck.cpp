@@ -515,6 +515,12 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.ByUse = true;
       C.DroppedByCallers = ThroughCallers;
       C.Block = Block;
+      for (const ValueDecl *D : Holders)
+        if (const auto *Field = dyn_cast<FieldDecl>(D);
+            Field && (!C.KeptIn || SM.isBeforeInTranslationUnit(
+                                       Field->getLocation(),
+                                       C.KeptIn->getLocation())))
+          C.KeptIn = Field;
     }
   }
   if (!ByContext && !C.ByUse && !C.HeldThrough)
@@ -748,6 +754,13 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          "'%0' is evaluation code by its name (option EvalFunctions)",
          DiagnosticIDs::Note)
         << C.NamedBy->getName();
+  else if (C.ByUse && C.KeptIn)
+    diag(F.Forward->getBeginLoc(),
+         "its result is only read as numbers in '%0' and kept in '%1', a "
+         "private member that only its class reads: nothing differentiates "
+         "it",
+         DiagnosticIDs::Note)
+        << C.Function->getNameAsString() << C.KeptIn->getName();
   else if (C.ByUse)
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers and dropped in '%0'%select{|"

@@ -37,6 +37,8 @@ private:
     bool ByUse = false; ///< its result is only read as numbers, then dropped
     /// ... by the callers it is returned or written back to.
     bool DroppedByCallers = false;
+    /// ... or kept in this private member, which only its class reads.
+    const clang::FieldDecl *KeptIn = nullptr;
     /// For evaluation by use: the function whose callers, all out of view,
     /// are taken to run it again and again.
     const clang::FunctionDecl *RepeatsUnseen = nullptr;

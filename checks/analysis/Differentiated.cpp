@@ -437,6 +437,73 @@ static bool isFrameLocal(const ValueDecl *D) {
          !Var->getType()->isPointerType();
 }
 
+/// Whether \p D is a private member that only its class's code, all of it
+/// in view, reads, and that none of it hands out: no method returns what
+/// it is computed from, and none hands it to a function of the user's
+/// whose body is not in view (`savedResult`, a detector's last boxes, kept
+/// to draw the next frames). What it keeps dies with the object, and D
+/// answers for it from the backward passes of the unit. The class has no
+/// friends, and every method it declares has its body in view, except
+/// those declared by a macro (generated code, such as Qt's Q_OBJECT, which
+/// reaches members only through the methods it calls).
+static bool keptOnlyByItsClass(const ValueDecl *D) {
+  const auto *Field = dyn_cast<FieldDecl>(D);
+  if (!Field || Field->getAccess() != AS_private)
+    return false;
+  const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
+  if (!Class || !Class->hasDefinition() || Class->isLambda() ||
+      Class->hasFriends())
+    return false;
+  const SourceManager &SM = Field->getASTContext().getSourceManager();
+  llvm::SmallVector<const Stmt *, 8> Bodies;
+  for (const CXXMethodDecl *Method : Class->methods()) {
+    if (Method->isImplicit() || Method->isDefaulted() || Method->isDeleted() ||
+        Method->isPureVirtual() || Method->getLocation().isMacroID())
+      continue;
+    const FunctionDecl *Def = nullptr;
+    if (!Method->hasBody(Def) || !Def ||
+        SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+      return false;
+    Bodies.push_back(Def->getBody());
+  }
+  class HandsOut : public StmtWalk {
+  public:
+    HandsOut(const FieldDecl *Field, const TensorSources &Sources,
+             const SourceManager &SM)
+        : Field(Field), Sources(Sources), SM(SM) {}
+    bool Found = false;
+    bool visit(Stmt *S) override {
+      if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+        const Expr *Value = Return->getRetValue();
+        Found |= Value && holdsTensorsOrFields(Value->getType()) &&
+                 from(Value);
+      } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        if (Callee && userBodyNotInUnit(Callee, SM))
+          for (const Expr *Arg : Call->arguments())
+            Found |= holdsTensorsOrFields(Arg->getType()) && from(Arg);
+      }
+      return !Found;
+    }
+
+  private:
+    bool from(const Expr *E) {
+      return referencedDecl(E) == Field || Sources.sourcesOf(E).contains(Field);
+    }
+    const FieldDecl *Field;
+    const TensorSources &Sources;
+    const SourceManager &SM;
+  };
+  for (const Stmt *Body : Bodies) {
+    TensorSources Sources(Body);
+    HandsOut Finder(Field, Sources, SM);
+    Finder.walk(Body);
+    if (Finder.Found)
+      return false;
+  }
+  return true;
+}
+
 /// Whether \p Param is an out-parameter: a non-const lvalue reference
 /// through which the function hands a tensor back to its caller.
 static bool isOutParameter(const ValueDecl *D, const FunctionDecl *Function) {
@@ -469,7 +536,7 @@ public:
       Stored.insert(D); // a variable the caller passed: itself
     llvm::SmallVector<const ParmVarDecl *, 2> OutParams;
     auto Local = [&](const ValueDecl *D) {
-      if (isFrameLocal(D))
+      if (isFrameLocal(D) || keptOnlyByItsClass(D))
         return true;
       if (!isOutParameter(D, Function))
         return false;

@@ -61,8 +61,10 @@ bool parameterMayBeDifferentiated(const clang::FunctionDecl *Def,
                                   HistoryAnalysis *History = nullptr);
 
 /// Whether \p E's history is thrown away: the value, and what is computed
-/// from it, stay in variables of its function's own frame, and nothing may
-/// differentiate them (a function whose body is not in the unit may). What
+/// from it, stay in variables of its function's own frame (or in a private
+/// member that only its class, all of it in view, reads and none of it
+/// hands out), and nothing may differentiate them (a function whose body
+/// is not in the unit may). What
 /// the function returns, or writes into an out-parameter (a non-const
 /// tensor reference), is followed to every call site when the unit has
 /// them all (not a virtual method, no call in another unit), up to three

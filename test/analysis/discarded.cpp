@@ -38,6 +38,93 @@ void kept_in_a_member(torch::nn::Linear &model, const torch::Tensor &x, Keeper &
   k.kept = out.relu();
 }
 
+// A private member that only its class reads, none of its code handing it
+// out (a detector's last boxes, drawn on the next frames): it dies with the
+// object, and nothing differentiates it.
+class LastBoxes {
+public:
+  explicit LastBoxes(torch::nn::Linear model) : model_(model) {}
+  int detect(const torch::Tensor &x) {
+    auto out = model_(x);
+    // CHECK: [[@LINE+1]]:5: discarded=yes
+    probe_discarded(out);
+    last_ = out.relu();
+    return static_cast<int>(last_.size(0));
+  }
+  double score() const { return last_.sum().item<double>(); }
+
+private:
+  torch::nn::Linear model_;
+  torch::Tensor last_;
+};
+
+// Handed out by a getter: whoever gets it may differentiate it.
+class GivesItOut {
+public:
+  explicit GivesItOut(torch::nn::Linear model) : model_(model) {}
+  void detect(const torch::Tensor &x) {
+    auto out = model_(x);
+    // CHECK: [[@LINE+1]]:5: discarded=no
+    probe_discarded(out);
+    last_ = out.relu();
+  }
+  torch::Tensor last() const { return last_ * 1; }
+
+private:
+  torch::nn::Linear model_;
+  torch::Tensor last_;
+};
+
+// Walked by a backward pass of another method.
+class LearnsFromIt {
+public:
+  explicit LearnsFromIt(torch::nn::Linear model) : model_(model) {}
+  void act(const torch::Tensor &x) {
+    auto out = model_(x);
+    // CHECK: [[@LINE+1]]:5: discarded=no
+    probe_discarded(out);
+    last_ = out;
+  }
+  void learn() { last_.sum().backward(); }
+
+private:
+  torch::nn::Linear model_;
+  torch::Tensor last_;
+};
+
+// Handed to a function whose body is not in view; and a class with a
+// method whose body is not in view, which may read it.
+class ShowsIt {
+public:
+  explicit ShowsIt(torch::nn::Linear model) : model_(model) {}
+  void detect(const torch::Tensor &x) {
+    auto out = model_(x);
+    // CHECK: [[@LINE+1]]:5: discarded=no
+    probe_discarded(out);
+    last_ = out;
+    show(last_);
+  }
+
+private:
+  torch::nn::Linear model_;
+  torch::Tensor last_;
+};
+class PartlyElsewhere {
+public:
+  explicit PartlyElsewhere(torch::nn::Linear model) : model_(model) {}
+  void detect(const torch::Tensor &x) {
+    auto out = model_(x);
+    // CHECK: [[@LINE+1]]:5: discarded=no
+    probe_discarded(out);
+    last_ = out;
+  }
+  void update(); // defined in another file
+
+private:
+  torch::nn::Linear model_;
+  torch::Tensor last_;
+};
+
 void kept_in_a_container(torch::nn::Linear &model, const torch::Tensor &x,
                          std::vector<torch::Tensor> &outs) {
   auto out = model(x);

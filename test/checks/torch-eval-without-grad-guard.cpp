@@ -474,6 +474,42 @@ struct Recorder {
   }
 };
 
+// Kept in a private member that only the class reads (the last boxes, drawn
+// on the frames until the next detection): nothing differentiates it. The
+// twin hands the member out through a getter, and its caller may.
+class FrameDetector {
+public:
+  explicit FrameDetector(torch::nn::Linear net) : net_(net) {}
+  int detect(const torch::Tensor &frame) {
+    auto out = net_(frame);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
+    // CHECK-MESSAGES: :[[@LINE-2]]:16: note: its result is only read as numbers in 'detect' and kept in 'boxes_', a private member that only its class reads: nothing differentiates it
+    // CHECK-FIXES: int detect(const torch::Tensor &frame) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    boxes_ = out.relu();
+    return static_cast<int>(boxes_.size(0));
+  }
+  float first_score() const { return boxes_[0][0].item<float>(); }
+
+private:
+  torch::nn::Linear net_;
+  torch::Tensor boxes_;
+};
+class SharingDetector {
+public:
+  explicit SharingDetector(torch::nn::Linear net) : net_(net) {}
+  int detect(const torch::Tensor &frame) {
+    auto out = net_(frame);
+    boxes_ = out.relu();
+    return static_cast<int>(boxes_.size(0));
+  }
+  const torch::Tensor &boxes() const { return boxes_; }
+
+private:
+  torch::nn::Linear net_;
+  torch::Tensor boxes_;
+};
+
 // Numbers read from the forward, gathered in a local vector and handed to a
 // function defined elsewhere: plain numbers carry no history.
 void store_transition(const std::vector<float> &policy, int action);
