@@ -500,6 +500,13 @@ static bool keptOnlyByItsClass(const ValueDecl *D) {
     Finder.walk(Body);
     if (Finder.Found)
       return false;
+    // Nor stored anywhere but in the method's own frame (another member, a
+    // global, a reference the caller passed).
+    DeclSet From;
+    From.insert(Field);
+    for (const ValueDecl *Holder : Sources.computedFrom(From))
+      if (Holder != Field && !isFrameLocal(Holder))
+        return false;
   }
   return true;
 }

@@ -92,6 +92,24 @@ private:
   torch::Tensor last_;
 };
 
+// Copied into another member, which is public.
+class CopiesIt {
+public:
+  explicit CopiesIt(torch::nn::Linear model) : model_(model) {}
+  void detect(const torch::Tensor &x) {
+    auto out = model_(x);
+    // CHECK: [[@LINE+1]]:5: discarded=no
+    probe_discarded(out);
+    last_ = out;
+  }
+  void log() { seen.push_back(last_ * 2); }
+  std::vector<torch::Tensor> seen;
+
+private:
+  torch::nn::Linear model_;
+  torch::Tensor last_;
+};
+
 // Handed to a function whose body is not in view; and a class with a
 // method whose body is not in view, which may read it.
 class ShowsIt {
