@@ -286,29 +286,35 @@ bool runsRepeatedly(const Stmt *At, const FunctionDecl *Function,
 }
 
 /// A local among \p Holders whose block, after its declaration, runs a
-/// loop that trains: the graph it holds stays alive through that training.
-/// Returns the loop's statement, and the variable in \p Holder.
-const Stmt *trainingHeldThrough(const analysis::DeclSet &Holders,
-                                const VarDecl *&Holder, ASTContext &Ctx) {
-  for (const ValueDecl *D : Holders) {
-    const auto *Var = dyn_cast<VarDecl>(D);
-    if (!Var || !Var->isLocalVarDecl() || Var->isStaticLocal())
-      continue;
-    const auto *Decl = analysis::nearestAncestor<DeclStmt>(*Var, Ctx, 4);
-    const auto *Block =
-        Decl ? analysis::nearestAncestor<CompoundStmt>(*Decl, Ctx, 2) : nullptr;
-    if (!Block)
-      continue;
-    const auto *It = llvm::find(Block->body(), Decl);
-    if (It == Block->body_end())
-      continue;
-    for (++It; It != Block->body_end(); ++It)
-      if (isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(*It) &&
-          analysis::updatesParametersThroughCalls(*It, Ctx)) {
-        Holder = Var;
-        return *It;
-      }
-  }
+/// loop that trains, or else a statement that runs the model again and
+/// again (a benchmark loop, or a call of a function of the unit that runs
+/// one): the graph it holds stays alive through all of that. Returns the
+/// statement, the variable in \p Holder, and in \p Training which it is.
+const Stmt *heldThrough(const analysis::DeclSet &Holders, const VarDecl *&Holder,
+                        bool &Training, ASTContext &Ctx,
+                        const analysis::NameGuesses &Names) {
+  for (bool Trains : {true, false})
+    for (const ValueDecl *D : Holders) {
+      const auto *Var = dyn_cast<VarDecl>(D);
+      if (!Var || !Var->isLocalVarDecl() || Var->isStaticLocal())
+        continue;
+      const auto *Decl = analysis::nearestAncestor<DeclStmt>(*Var, Ctx, 4);
+      const auto *Block =
+          Decl ? analysis::nearestAncestor<CompoundStmt>(*Decl, Ctx, 2) : nullptr;
+      if (!Block)
+        continue;
+      const auto *It = llvm::find(Block->body(), Decl);
+      if (It == Block->body_end())
+        continue;
+      for (++It; It != Block->body_end(); ++It)
+        if (Trains ? isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(*It) &&
+                         analysis::updatesParametersThroughCalls(*It, Ctx)
+                   : analysis::runsModelRepeatedlyThroughCalls(*It, Ctx, Names)) {
+          Holder = Var;
+          Training = Trains;
+          return *It;
+        }
+    }
   return nullptr;
 }
 
@@ -484,9 +490,17 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   if (!ByContext &&
       !isTestFunction(Function, Names, Facts.callers(Ctx)) &&
       !analysis::innermostLoop(Forward, Ctx) &&
-      analysis::updatesParametersThroughCalls(Function->getBody(), Ctx) &&
+      (analysis::updatesParametersThroughCalls(Function->getBody(), Ctx) ||
+       analysis::runsModelRepeatedlyThroughCalls(Function->getBody(), Ctx,
+                                                 Names)) &&
       discarded())
-    if (const Stmt *Loop = trainingHeldThrough(Holders, C.Holder, Ctx)) {
+    if (const Stmt *Loop = heldThrough(Holders, C.Holder, C.HeldThroughTraining,
+                                       Ctx, Names);
+        Loop && (C.HeldThroughTraining ||
+                 // A function that keeps or hands on another forward's
+                 // result does autograd work (a Jacobian, column by column).
+                 othersDiscarded(Forward, Function->getBody(),
+                                 Facts.callers(Ctx), History, Ctx))) {
       C.Function = Function;
       C.HeldThrough = Loop;
     }
@@ -771,12 +785,17 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
   else if (C.HeldThrough) {
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers, but '%0' keeps its graph alive "
-         "through the training that follows, until '%1' returns; run it under "
-         "a guard in a block of its own",
+         "%select{while the model runs again and again after it|through the "
+         "training that follows}2, until '%1' returns; run it under a guard "
+         "in a block of its own",
          DiagnosticIDs::Note)
-        << C.Holder->getName() << C.Function->getNameAsString();
-    diag(C.HeldThrough->getBeginLoc(), "the training loop starts here",
-         DiagnosticIDs::Note);
+        << C.Holder->getName() << C.Function->getNameAsString()
+        << C.HeldThroughTraining;
+    diag(C.HeldThrough->getBeginLoc(),
+         "%select{the model runs again and again here|the training loop "
+         "starts here}0",
+         DiagnosticIDs::Note)
+        << C.HeldThroughTraining;
   } else if (C.GuardedStarter)
     diag(C.Function->getLocation(),
          "'%0' starts the thread while a guard is active", DiagnosticIDs::Note)

@@ -47,10 +47,13 @@ private:
     /// Not differentiated only because code out of view that gets the
     /// result is taken not to differentiate it.
     bool OpaqueTakenNotToDifferentiate = false;
-    /// Run once and only read as numbers, in a function that trains: the
-    /// training loop that a variable holding its graph outlives.
+    /// Run once and only read as numbers, in a function that trains or
+    /// runs the model again and again: the training loop (or the statement
+    /// that runs the model) that a variable holding its graph outlives.
     const clang::Stmt *HeldThrough = nullptr;
     const clang::VarDecl *Holder = nullptr; ///< that variable
+    /// Whether what follows trains, or only runs the model again and again.
+    bool HeldThroughTraining = false;
     /// For evaluation by use in a function that trains: the block around
     /// the forward, which trains nothing.
     const clang::CompoundStmt *Block = nullptr;

@@ -66,7 +66,8 @@ static bool updatesIn(const Stmt *S) {
 /// Whether \p Call runs a function of the unit whose body, or a function
 /// of the unit it calls (three calls deep), does what \p Does says.
 static bool callDoes(const CallExpr *Call, const ASTContext &Ctx,
-                     bool (*Does)(const Stmt *), unsigned Depth) {
+                     llvm::function_ref<bool(const Stmt *)> Does,
+                     unsigned Depth) {
   const Stmt *Body = userBodyCalled(Call, Ctx);
   if (!Body)
     return false;
@@ -88,7 +89,7 @@ bool callTrains(const CallExpr *Call, const ASTContext &Ctx) {
 /// Whether \p S does what \p Does says, itself or in a call (outside the
 /// lambdas it defines) of a function of the unit that does (callDoes).
 static bool doesThroughCalls(const Stmt *S, const ASTContext &Ctx,
-                             bool (*Does)(const Stmt *)) {
+                             llvm::function_ref<bool(const Stmt *)> Does) {
   if (!S)
     return false;
   if (Does(S))
@@ -106,6 +107,32 @@ bool updatesParametersThroughCalls(const Stmt *S, const ASTContext &Ctx) {
 
 bool trainsThroughCalls(const Stmt *S, const ASTContext &Ctx) {
   return doesThroughCalls(S, Ctx, trainsIn);
+}
+
+bool runsModelRepeatedlyThroughCalls(const Stmt *S, const ASTContext &Ctx,
+                                     const NameGuesses &Names) {
+  auto RunsModel = [&](const Stmt *Body) {
+    return !forwardCallsIn(Body, Names).empty();
+  };
+  // A loop whose body runs a forward pass, itself or in a function of the
+  // unit it calls.
+  auto LoopRunsModel = [&](const Stmt *Body) {
+    class Loops : public StmtWalk {
+    public:
+      llvm::SmallVector<const Stmt *, 4> Found;
+      bool enter(Stmt *S) override { return !isa<LambdaExpr>(S); }
+      bool visit(Stmt *S) override {
+        if (isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(S))
+          Found.push_back(S);
+        return true;
+      }
+    } Finder;
+    Finder.walk(Body);
+    return llvm::any_of(Finder.Found, [&](const Stmt *Loop) {
+      return doesThroughCalls(Loop, Ctx, RunsModel);
+    });
+  };
+  return doesThroughCalls(S, Ctx, LoopRunsModel);
 }
 
 bool accumulatesGradients(const CallExpr *Call) {

@@ -14,6 +14,8 @@
 
 namespace torch_tidy::analysis {
 
+class NameGuesses;
+
 /// The body of the function \p Call runs when it is the user's and in the
 /// unit (not LibTorch's or the standard library's, not in a system header,
 /// not a virtual method another unit may override); a lambda's call
@@ -43,6 +45,14 @@ bool trainsThroughCalls(const clang::Stmt *S, const clang::ASTContext &Ctx);
 /// it calls (three calls deep).
 bool updatesParametersThroughCalls(const clang::Stmt *S,
                                    const clang::ASTContext &Ctx);
+
+/// Whether \p S runs the model again and again: a loop, in \p S or in a
+/// function of the unit it calls (three calls deep), whose body runs a
+/// forward pass, itself or through such a function (a benchmark that
+/// times the model batch after batch).
+bool runsModelRepeatedlyThroughCalls(const clang::Stmt *S,
+                                     const clang::ASTContext &Ctx,
+                                     const NameGuesses &Names);
 
 /// Whether \p Call is a backward pass that adds into the parameters'
 /// gradients: `Tensor::backward` or `torch::autograd::backward` (not
