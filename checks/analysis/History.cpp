@@ -869,18 +869,33 @@ Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, int Element,
     Resolved = true;
     return *Options.UnresolvedParameters;
   }
+  // A method is also called through the methods it overrides: a call of
+  // the base's virtual method passes its arguments to this one.
+  llvm::SmallVector<const FunctionDecl *, 2> Called{Function};
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Function))
+    for (size_t I = 0; I < Called.size() && I < 8; ++I)
+      for (const CXXMethodDecl *Base :
+           cast<CXXMethodDecl>(Called[I])->overridden_methods())
+        if (!llvm::is_contained(Called, Base))
+          Called.push_back(Base);
   // What calls in other units pass it, from their summaries.
   Carries Foreign = Carries::none();
   if (Options.Summaries)
-    if (const PassedSummary *P = Options.Summaries->passed(Function, Index)) {
-      Foreign = P->Passed;
-      if (Foreign.mayHoldGraph() && !ForeignWitness.count(Param))
-        ForeignWitness[Param] = P;
-    }
+    for (const FunctionDecl *F : Called)
+      if (const PassedSummary *P = Options.Summaries->passed(F, Index)) {
+        Foreign |= P->Passed;
+        if (P->Passed.mayHoldGraph() && !ForeignWitness.count(Param))
+          ForeignWitness[Param] = P;
+      }
   // Otherwise: what its call sites in the unit pass.
-  std::optional<llvm::ArrayRef<const CallExpr *>> Sites;
+  std::optional<llvm::SmallVector<const CallExpr *, 4>> Sites;
   if (Callers && CallSiteDepth < 3)
-    Sites = Callers->of(Function);
+    for (const FunctionDecl *F : Called)
+      if (auto Of = Callers->of(F)) {
+        if (!Sites)
+          Sites.emplace();
+        Sites->append(Of->begin(), Of->end());
+      }
   if (!Sites || Sites->empty()) {
     Resolved = !Foreign.isNone();
     return Resolved ? Foreign : Carries::unknown();

@@ -87,7 +87,12 @@ public:
         SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
       return true;
     const FunctionDecl *FD = Call->getDirectCallee();
-    if (bodyIsElsewhere(FD, SM))
+    // A virtual method's call passes its arguments to whichever override
+    // runs, in this unit or another.
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(FD);
+    if (bodyIsElsewhere(FD, SM) ||
+        (Method && mayBeOverridden(Method) && !isLibraryFunction(Method) &&
+         !SM.isInSystemHeader(Method->getLocation())))
       Calls.push_back(Call);
     // What it returns, whichever override runs: what the caller does with
     // it is the same.

@@ -229,6 +229,22 @@ void opaque(torch::nn::Linear &model, const torch::Tensor &x,
   probe_history(square(out));
 }
 
+// An override's parameter takes what calls of the method it overrides pass:
+// the base hands the backbone's features to its virtual `decode`.
+struct Decoder {
+  virtual ~Decoder() = default;
+  virtual void decode(const torch::Tensor &features) = 0;
+  void run(torch::nn::Linear &backbone, const torch::Tensor &image) {
+    decode(backbone(image));
+  }
+};
+struct KeepsLevels : Decoder {
+  void decode(const torch::Tensor &features) override {
+    // CHECK: [[@LINE+1]]:5: history=yes
+    probe_history(features);
+  }
+};
+
 // Handed a model with tensors, a function out of view runs it (unless its
 // name says it evaluates); a tensor it gets by non-const reference is an
 // output and gets the same answer.
