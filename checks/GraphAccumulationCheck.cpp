@@ -173,6 +173,19 @@ void GraphAccumulationCheck::check(const MatchFinder::MatchResult &Result) {
     bool Recurrent = !Parts.FedBack.empty();
     if (!Recurrent && Parts.Carrying.empty())
       continue;
+    // What is added is a piece of a graph made before the loop (per-level
+    // slices of one output concatenated): the loop adds no graph of its
+    // own, and the loop around it, if any, is the one that counts (O).
+    if (!Recurrent && Life->Kind == analysis::Lifetime::Loop) {
+      std::optional<analysis::Lifetime> Outer =
+          analysis::outlivesIteration(TargetExpr, W.At, Ctx, Parts.Carrying);
+      if (!Outer)
+        continue;
+      if (Outer->LoopStmt != Life->LoopStmt &&
+          analysis::isBoundedOnPurpose(*Outer, W.At, Ctx, History))
+        continue;
+      Life = Outer;
+    }
     report(W.At, *Life, Target, Recurrent ? Parts.CarriedReads : Parts.Carrying,
            Recurrent, History);
   }

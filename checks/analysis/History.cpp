@@ -116,39 +116,6 @@ bool cutsHistory(const Expr *E, const ASTContext &Ctx) {
   return isTorchFunction(FD) && isCutName(Name);
 }
 
-
-
-
-/// Whether a value of type \p T can hold a tensor: a tensor, a TorchScript
-/// value (IValue, its tuples), or a class template instance over one
-/// (std::vector<IValue>, c10::intrusive_ptr<ivalue::Tuple>, ...).
-static bool mayHoldHistory(QualType T, unsigned Depth = 0) {
-  if (Depth > 4)
-    return false;
-  if (holdsTensors(T) || isTensorAggregate(T.getNonReferenceType()))
-    return true;
-  const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/true);
-  if (!RD)
-    return false;
-  std::string Name = RD->getQualifiedNameAsString();
-  if (Name == "c10::IValue" || Name == "c10::ivalue::Tuple")
-    return true;
-  // A class nested in a template over tensors (OrderedDict<K, Tensor>::Item)
-  // holds what the template holds.
-  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-  if (!Spec)
-    if (const auto *Outer = dyn_cast<CXXRecordDecl>(RD->getDeclContext()))
-      return mayHoldHistory(QualType(Outer->getTypeForDecl(), 0), Depth + 1);
-  if (!Spec)
-    return false;
-  for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
-    if (Arg.getKind() == TemplateArgument::Type &&
-        mayHoldHistory(Arg.getAsType(), Depth + 1))
-      return true;
-  return false;
-}
-
-
 /// `std::get<N>(t)`: N, when \p FD is that.
 static std::optional<unsigned> getIndex(const FunctionDecl *FD) {
   if (!FD->isInStdNamespace() || !FD->getIdentifier() || FD->getName() != "get")
@@ -355,7 +322,7 @@ Carries HistoryAnalysis::of(const Expr *E, int Element) {
   if (!E)
     return Carries::none();
   E = stripWrappers(E);
-  if (!mayHoldHistory(E->getType()) && !isa<InitListExpr>(E))
+  if (!mayHoldTensors(E->getType()) && !isa<InitListExpr>(E))
     return Carries::none();
   std::pair<const Expr *, int> Key{E, Element};
   bool Cacheable = CallStack.empty();
@@ -562,6 +529,16 @@ Carries HistoryAnalysis::ofMemberCall(const CXXMemberCallExpr *Call,
         return isIntegralDtype(Arg, Ctx);
       }))
     return Carries::none();
+  // A tensor made with the object's options only (`x.new_zeros(sizes)`).
+  if (Name.starts_with("new_") && isTensorType(Object->getType()))
+    return Carries::none();
+  // `x.to(other)`, `x.type_as(other)`, `x.view_as(other)`: the other
+  // tensor lends its dtype, device or shape, not its history.
+  if (llvm::is_contained({"to", "type_as", "view_as", "reshape_as",
+                          "expand_as"},
+                         Name) &&
+      isTensorType(Object->getType()))
+    return of(Object, WholeValue).derived();
   llvm::SmallVector<const Expr *, 4> Operands{Object};
   Operands.append(Call->arg_begin(), Call->arg_end());
   return anyOf(Operands).derived();
@@ -659,7 +636,7 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
                                                    /*ThroughPointer=*/true));
                    }) &&
       llvm::any_of(Arguments,
-                   [](const Expr *Arg) { return mayHoldHistory(Arg->getType()); }) &&
+                   [](const Expr *Arg) { return mayHoldTensors(Arg->getType()); }) &&
       !Options.names().namesEvaluation(FD))
     Handed |= Carries::leaf();
   // Handed history, it returns history: that is how losses are computed.

@@ -88,27 +88,129 @@ bool writtenIn(const ValueDecl *D, const Stmt *Loop) {
   return W.Found;
 }
 
+/// Whether \p Loop calls a non-const method of the object whose method it
+/// is in (`this->reset()`, `step()`), which may write any of its members.
+bool callsNonConstOwnMethod(const Stmt *Loop) {
+  class Calls : public StmtWalk {
+  public:
+    Calls()
+        : StmtWalk(Options{/*TemplateInstantiations=*/false,
+                           /*LambdaBodies=*/true}) {}
+    bool Found = false;
+    bool visit(Stmt *S) override {
+      if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+        if (const CXXMethodDecl *MD = Call->getMethodDecl();
+            MD && !MD->isConst() &&
+            isa<CXXThisExpr>(stripWrappers(Call->getImplicitObjectArgument())))
+          Found = true;
+      return !Found;
+    }
+  } W;
+  W.walk(Loop);
+  return W.Found;
+}
+
+/// The definitions of \p D inside \p Loop (its declaration included).
+llvm::SmallVector<Definition, 4> definitionsIn(const ValueDecl *D,
+                                               const Stmt *Loop) {
+  class Definitions : public StmtWalk {
+  public:
+    explicit Definitions(const ValueDecl *D)
+        : StmtWalk(Options{/*TemplateInstantiations=*/false,
+                           /*LambdaBodies=*/false}),
+          D(D) {}
+    llvm::SmallVector<Definition, 4> Found;
+    bool visit(Stmt *S) override {
+      if (isa<CallExpr, BinaryOperator, DeclStmt>(S))
+        if (auto Def = definitionAt(S, D))
+          Found.push_back(std::move(*Def));
+      return true;
+    }
+
+  private:
+    const ValueDecl *D;
+  } W(D);
+  W.walk(Loop);
+  return W.Found;
+}
+
+bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
+                           const SourceManager &SM, unsigned Locals);
+
+/// Whether \p Var, declared inside \p Loop, only ever holds pieces of
+/// values the loop does not write: every definition of it in the loop
+/// replaces it with such a piece, or with a piece of itself (`auto layer =
+/// scores.slice(0, begin, end); layer = layer.index_select(0, top);`).
+bool holdsOnlyPiecesOfLoopInvariants(const VarDecl *Var, const Stmt *Loop,
+                                     const SourceManager &SM,
+                                     unsigned Locals) {
+  if (Locals == 0 || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      Var->getType()->isReferenceType() || !isTensorType(Var->getType()))
+    return false;
+  auto Defs = definitionsIn(Var, Loop);
+  if (Defs.empty())
+    return false;
+  for (const Definition &Def : Defs) {
+    if (Def.Kind != Definition::Replace || Def.Values.empty())
+      return false;
+    for (const Expr *V : Def.Values) {
+      const Expr *Root = V;
+      // A piece of the variable itself: judged by its other definitions.
+      for (unsigned Depth = 0; Root && Depth < 16; ++Depth) {
+        Root = stripWrappers(Root)->IgnoreParenImpCasts();
+        const auto *Member = dyn_cast<CXXMemberCallExpr>(Root);
+        if (!Member)
+          break;
+        Root = Member->getImplicitObjectArgument();
+      }
+      if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Root);
+          Ref && Ref->getDecl() == Var &&
+          isPartOfLoopInvariant(V, nullptr, SM, 0))
+        continue;
+      if (!isPartOfLoopInvariant(V, Loop, SM, Locals - 1))
+        return false;
+    }
+  }
+  return true;
+}
+
 /// Whether \p Value is a part of a variable that \p Loop does not write:
 /// the variable, a field or an element of it (`out.preds`, `v[i]`,
-/// `v.at(i)`, `std::get<I>(t)`) or
-/// a view of it (`select`, `slice`, `narrow`, `view`, `reshape`, ...). Such
-/// a value adds no graph per iteration: the loop hands out pieces of one
-/// that existed before it.
+/// `v.at(i)`, `std::get<I>(t)`), a view of it (`select`, `slice`,
+/// `narrow`, `view`, `reshape`, ...) or a selection from it (`index_select`,
+/// `masked_select`, `gather`), or a variable of the loop that only ever
+/// holds such pieces. Such a value adds no graph per iteration: the loop
+/// hands out pieces of one that existed before it. With no \p Loop: only
+/// whether \p Value is such a piece of whatever variable it starts from.
 bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
-                           const SourceManager &SM) {
+                           const SourceManager &SM, unsigned Locals) {
   for (unsigned Depth = 0; Value && Depth < 16; ++Depth) {
     Value = stripWrappers(Value)->IgnoreParenImpCasts();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Value)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      return Var && !isDeclaredWithin(Var, Loop, SM) && !writtenIn(Var, Loop);
+      if (!Var)
+        return false;
+      if (!Loop)
+        return true;
+      if (isDeclaredWithin(Var, Loop, SM))
+        return holdsOnlyPiecesOfLoopInvariants(Var, Loop, SM, Locals);
+      return !writtenIn(Var, Loop);
     }
     if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Value)) {
       Value = Sub->getBase();
       continue;
     }
-    // out.preds: a field of a local struct is a part of it.
     if (const auto *Member = dyn_cast<MemberExpr>(Value)) {
-      if (Member->isArrow() || !isa<FieldDecl>(Member->getMemberDecl()))
+      const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+      if (!Field)
+        return false;
+      // A member of the object whose method this is, which the loop
+      // neither writes nor lets another method of the object write.
+      if (isa<CXXThisExpr>(stripWrappers(Member->getBase())))
+        return !Loop ||
+               (!writtenIn(Field, Loop) && !callsNonConstOwnMethod(Loop));
+      // out.preds: a field of a local struct is a part of it.
+      if (Member->isArrow())
         return false;
       Value = Member->getBase();
       continue;
@@ -128,7 +230,8 @@ bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
           "at",      "front",   "back",    "index",     "select",
           "slice",   "narrow",  "view",    "reshape",   "squeeze",
           "unsqueeze", "flatten", "expand", "permute",  "transpose",
-          "chunk",   "split",   "unbind",  "get"};
+          "chunk",   "split",   "unbind",  "get",       "index_select",
+          "masked_select", "gather", "contiguous"};
       if (!llvm::is_contained(Parts, Name))
         return false;
       Value = Member->getImplicitObjectArgument();
@@ -206,7 +309,7 @@ std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
   // loop around it, if any.
   while (Loop && !Values.empty() &&
          llvm::all_of(Values, [&](const Expr *V) {
-           return isPartOfLoopInvariant(V, Loop, SM);
+           return isPartOfLoopInvariant(V, Loop, SM, /*Locals=*/4);
          }))
     Loop = innermostLoop(Loop, Ctx);
   if (!Loop)

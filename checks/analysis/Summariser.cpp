@@ -179,7 +179,9 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
       for (const ParmVarDecl *Param : FD->parameters()) {
         unsigned Index = Param->getFunctionScopeIndex();
         const Expr *Arg = argumentFor(Call, Index);
-        if (!Arg || !holdsTensors(Param->getType()))
+        // A TorchScript value (an IValue a traced backbone returns) carries
+        // its tensors' history as a tensor does.
+        if (!Arg || !mayHoldTensors(Param->getType()))
           continue;
         Carries C = History.history(Arg);
         if (!C.mayHoldGraph())

@@ -139,6 +139,36 @@ static bool isTensorAggregateImpl(QualType T, unsigned Depth) {
 
 bool isTensorAggregate(QualType T) { return isTensorAggregateImpl(T, 0); }
 
+static bool mayHoldTensorsImpl(QualType T, unsigned Depth) {
+  if (Depth > 4)
+    return false;
+  if (holdsTensors(T) || isTensorAggregate(T.getNonReferenceType()))
+    return true;
+  const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/true);
+  if (!RD)
+    return false;
+  std::string Name = RD->getQualifiedNameAsString();
+  // A tuple's elements are a struct of their own, not a container template.
+  if (Name == "c10::IValue" || Name == "c10::ivalue::Tuple" ||
+      Name == "c10::ivalue::TupleElements")
+    return true;
+  // A class nested in a template over tensors (OrderedDict<K, Tensor>::Item)
+  // holds what the template holds.
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec)
+    if (const auto *Outer = dyn_cast<CXXRecordDecl>(RD->getDeclContext()))
+      return mayHoldTensorsImpl(QualType(Outer->getTypeForDecl(), 0), Depth + 1);
+  if (!Spec)
+    return false;
+  for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+    if (Arg.getKind() == TemplateArgument::Type &&
+        mayHoldTensorsImpl(Arg.getAsType(), Depth + 1))
+      return true;
+  return false;
+}
+
+bool mayHoldTensors(QualType T) { return mayHoldTensorsImpl(T, 0); }
+
 bool mayBeOverridden(const CXXMethodDecl *MD) {
   return MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
          !MD->getParent()->hasAttr<FinalAttr>();

@@ -55,6 +55,12 @@ bool holdsTensorsOrFields(clang::QualType T);
 /// one by one, as it does a tuple's elements.
 bool isTensorAggregate(clang::QualType T);
 
+/// Whether a value of type \p T can hold a tensor: one that holds tensors
+/// or is a struct of them, a TorchScript value (IValue, its tuples and
+/// their elements), or a class template instance over one
+/// (std::vector<IValue>, c10::intrusive_ptr<ivalue::Tuple>, ...).
+bool mayHoldTensors(clang::QualType T);
+
 /// Whether a call of \p MD may run an override that the unit cannot see: a
 /// virtual method, neither it nor its class final.
 bool mayBeOverridden(const clang::CXXMethodDecl *MD);

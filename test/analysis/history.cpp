@@ -567,3 +567,25 @@ void forward_in_view(const torch::Tensor &x, Sampler &given) {
   // CHECK: [[@LINE+1]]:3: history=yes
   probe_history(std::get<0>(eval_out));
 }
+
+// A tensor that lends only its dtype, device or shape: `x.to(other)`,
+// `type_as`, `view_as`, `expand_as` carry x's history, not other's; a
+// tensor made with another's options (`new_zeros`) carries none.
+void options_only(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::Tensor out = model(x);
+  torch::Tensor ids = torch::ones({4});
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(ids.to(out));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(ids.type_as(out));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(ids.view_as(out));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(ids.expand_as(out));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(out.new_zeros({4}));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(out.to(ids));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(out.type_as(ids));
+}

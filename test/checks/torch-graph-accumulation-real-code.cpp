@@ -307,7 +307,53 @@ void epoch_of_steps(torch::nn::Linear &model, torch::optim::SGD &optimizer,
   }
 }
 
+// Per-level pieces of each frame's output gathered across frames: each
+// frame's forward is a graph of its own, which the accumulator keeps.
+void levels_of_every_frame(torch::nn::Linear &backbone,
+                           const std::vector<torch::Tensor> &frames) {
+  torch::Tensor all;
+  for (const auto &frame : frames) {
+    torch::Tensor out = backbone(frame);
+    for (int64_t k = 0; k < 3; ++k) {
+      torch::Tensor level = out.slice(0, k, k + 1);
+      all = k == 0 && !all.defined() ? level : torch::cat({all, level});
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'all' outlives the iteration and takes on the autograd history of 'level' every time
+    }
+  }
+  std::cout << all.sum().item<float>() << std::endl;
+}
+
 // ---- Not flagged ------------------------------------------------------------
+
+// Per-level slices of one output concatenated, as a detector's proposal
+// step does: the loop hands out pieces of a graph made before it (a member
+// the loop does not write, or a local), selected or not, so it adds no
+// graph of its own; the result is read after the loop, in this call.
+class ProposalHead {
+public:
+  torch::Tensor proposals(const torch::Tensor &top) {
+    torch::Tensor boxes, ids;
+    for (int64_t k = 0; k < 5; ++k) {
+      torch::Tensor box_layer = box_pred_.slice(0, k * 4, k * 4 + 4);
+      if (top.defined())
+        box_layer = box_layer.index_select(0, top);
+      torch::Tensor id_layer = (torch::ones({box_layer.size(0)}) * k).to(box_layer);
+      if (k == 0) {
+        boxes = box_layer;
+        ids = id_layer;
+      } else {
+        boxes = torch::cat({boxes, box_layer}, 0);
+        ids = torch::cat({ids, id_layer}, 0);
+      }
+    }
+    std::cout << (boxes * ids.unsqueeze(1)).sum().item<float>() << std::endl;
+    return {};
+  }
+  void run(const torch::Tensor &x) { box_pred_ = head_(x); }
+  torch::Tensor box_pred_;
+  torch::nn::Linear head_{4, 20};
+};
+
 
 // Gradient accumulation done right: the window is backpropagated and reset
 // every k micro-batches.

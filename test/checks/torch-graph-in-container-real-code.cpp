@@ -326,6 +326,24 @@ void ppo_epochs(torch::nn::Linear &model, torch::optim::SGD &optimizer,
 
 // ---- Not flagged ------------------------------------------------------------
 
+// A detector's top-scoring anchors of each level, picked from one output:
+// the loop's own variable holds only a slice of it, narrowed by a
+// selection, so the loop hands out pieces of a graph made before it.
+std::vector<torch::Tensor> top_levels(torch::nn::Linear &head,
+                                      const torch::Tensor &features,
+                                      const torch::Tensor &top) {
+  torch::Tensor scores = head(features);
+  std::vector<torch::Tensor> levels;
+  for (int64_t k = 0; k < 5; ++k) {
+    torch::Tensor layer = scores.slice(0, k * 8, k * 8 + 8);
+    layer = layer.index_select(0, top);
+    levels.push_back(layer);
+  }
+  std::cout << torch::cat(levels).max().item<float>() << std::endl;
+  return {};
+}
+
+
 // One forward's output split into a vector: no new graph per iteration.
 void split_heads(torch::nn::Linear &model, const torch::Tensor &x) {
   auto output = model(x);

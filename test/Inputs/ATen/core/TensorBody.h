@@ -262,6 +262,8 @@ class TORCH_API Tensor : public TensorBase {
   at::Tensor view_as(const at::Tensor & other) const;
   at::Tensor expand(at::IntArrayRef size, bool implicit=false) const;
   at::Tensor expand_as(const at::Tensor & other) const;
+  at::Tensor type_as(const at::Tensor & other) const;
+  at::Tensor new_zeros(at::IntArrayRef size, at::TensorOptions options={}) const;
   at::Tensor masked_fill(const at::Tensor & mask, const at::Scalar & value) const;
   at::Tensor & masked_fill_(const at::Tensor & mask, const at::Scalar & value) const;
   at::Tensor gather(int64_t dim, const at::Tensor & index, bool sparse_grad=false) const;

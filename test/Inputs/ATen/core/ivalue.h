@@ -103,16 +103,32 @@ struct TORCH_API IValue final {
 
 namespace ivalue {
 
-// The real Tuple::elements() returns `const TupleElements&`.
+// As in the real headers: a tuple's elements are a struct of its own (a
+// vector, or up to three inline values), not a container template.
+struct TORCH_API TupleElements {
+  using iterator = IValue*;
+  using const_iterator = const IValue*;
+  size_t size() const { return elements_.size(); }
+  const IValue& operator[](size_t idx) const { return elements_[idx]; }
+  IValue& operator[](size_t idx) { return elements_[idx]; }
+  const IValue& at(size_t idx) const { return elements_.at(idx); }
+  const_iterator begin() const { return elements_.data(); }
+  const_iterator end() const { return elements_.data() + elements_.size(); }
+  std::vector<IValue> vec() const& { return elements_; }
+
+ private:
+  std::vector<IValue> elements_;
+};
+
 struct TORCH_API Tuple {
-  const std::vector<IValue>& elements() const& { return elements_; }
-  std::vector<IValue> elements() && { return std::move(elements_); }
+  const TupleElements& elements() const& { return elements_; }
+  TupleElements elements() && { return std::move(elements_); }
   size_t size() const { return elements_.size(); }
 
   static c10::intrusive_ptr<Tuple> create(std::vector<IValue> elements_);
 
  private:
-  std::vector<IValue> elements_;
+  TupleElements elements_;
 };
 
 struct TORCH_API Object {};

@@ -1,0 +1,7 @@
+#include "detector.h"
+
+int TracedDetector::detect(const torch::Tensor &image) {
+  c10::IValue output = backbone_->forward({image});
+  decode(output);
+  return 0;
+}
