@@ -11,7 +11,7 @@
 // RUN: %torch_tidy -checks='-*,torch-graph-in-container' --config="{CheckOptions: {FunctionSummaries: '%t.json'}}" %s -- %mock_torch -I%S/Inputs/virtual-ivalue | FileCheck %s --check-prefix=NOTES
 // RUN: %clang_tidy_plugin -checks='-*,torch-graph-in-container' --config="{CheckOptions: {FunctionSummaries: '%t.json'}}" %s -- %mock_torch -I%S/Inputs/virtual-ivalue | FileCheck %s --check-prefix=NOTES
 
-#include "detector.h"
+#include "traced_detector.h"
 
 void LevelDetector::split_levels(const c10::IValue &output) {
   scores_ = output.toTuple()->elements()[0].toTensor();

@@ -1,4 +1,4 @@
-#include "detector.h"
+#include "traced_detector.h"
 
 int TracedDetector::detect(const torch::Tensor &image) {
   c10::IValue output = backbone_->forward({image});
