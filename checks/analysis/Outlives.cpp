@@ -62,32 +62,6 @@ static bool isDeclaredWithin(const ValueDecl *D, const Stmt *S,
 }
 
 namespace {
-/// Whether \p Loop writes \p D anywhere (assigns, updates, clears it).
-bool writtenIn(const ValueDecl *D, const Stmt *Loop) {
-  class Writes : public StmtWalk {
-  public:
-    explicit Writes(const ValueDecl *D)
-        : StmtWalk(Options{/*TemplateInstantiations=*/false,
-                           /*LambdaBodies=*/true}),
-          D(D) {}
-    bool Found = false;
-    bool visit(Stmt *S) override {
-      if (isa<CallExpr, BinaryOperator, DeclStmt>(S))
-        return note(S);
-      return true;
-    }
-
-  private:
-    bool note(const Stmt *S) {
-      Found |= definitionAt(S, D).has_value();
-      return !Found;
-    }
-    const ValueDecl *D;
-  } W(D);
-  W.walk(Loop);
-  return W.Found;
-}
-
 /// Whether \p Loop calls a non-const method of the object whose method it
 /// is in (`this->reset()`, `step()`), which may write any of its members.
 bool callsNonConstOwnMethod(const Stmt *Loop) {
@@ -110,28 +84,39 @@ bool callsNonConstOwnMethod(const Stmt *Loop) {
   return W.Found;
 }
 
-/// The definitions of \p D inside \p Loop (its declaration included).
+/// The definitions of \p D inside \p Loop (its declaration included), in
+/// the bodies of the lambdas it makes too when \p InLambdas; with \p First,
+/// only the first one found.
 llvm::SmallVector<Definition, 4> definitionsIn(const ValueDecl *D,
-                                               const Stmt *Loop) {
+                                               const Stmt *Loop,
+                                               bool InLambdas = false,
+                                               bool First = false) {
   class Definitions : public StmtWalk {
   public:
-    explicit Definitions(const ValueDecl *D)
+    Definitions(const ValueDecl *D, bool InLambdas, bool First)
         : StmtWalk(Options{/*TemplateInstantiations=*/false,
-                           /*LambdaBodies=*/false}),
-          D(D) {}
+                           /*LambdaBodies=*/InLambdas}),
+          D(D), First(First) {}
     llvm::SmallVector<Definition, 4> Found;
     bool visit(Stmt *S) override {
       if (isa<CallExpr, BinaryOperator, DeclStmt>(S))
         if (auto Def = definitionAt(S, D))
           Found.push_back(std::move(*Def));
-      return true;
+      return !(First && !Found.empty());
     }
 
   private:
     const ValueDecl *D;
-  } W(D);
+    bool First;
+  } W(D, InLambdas, First);
   W.walk(Loop);
   return W.Found;
+}
+
+/// Whether \p Loop writes \p D anywhere (assigns, updates, clears it),
+/// also in the lambdas it makes.
+bool writtenIn(const ValueDecl *D, const Stmt *Loop) {
+  return !definitionsIn(D, Loop, /*InLambdas=*/true, /*First=*/true).empty();
 }
 
 bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
