@@ -119,6 +119,114 @@ bool writtenIn(const ValueDecl *D, const Stmt *Loop) {
   return !definitionsIn(D, Loop, /*InLambdas=*/true, /*First=*/true).empty();
 }
 
+/// Whether \p Call is an in-place tensor method that brings no value in
+/// (`sigmoid_()`, `clamp_(0, 1)`, `mul_(0.5)`): it changes the elements of
+/// its object, not which graph the object belongs to.
+bool isSelfContainedInPlace(const CXXMemberCallExpr *Call) {
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  if (!MD || !MD->getIdentifier() || !MD->getName().ends_with("_") ||
+      MD->getName() == "requires_grad_" ||
+      !isTensorType(Call->getImplicitObjectArgument()->getType()) ||
+      !isTensorType(Call->getType()))
+    return false;
+  return llvm::none_of(Call->arguments(), [](const Expr *Arg) {
+    return holdsTensors(Arg->getType());
+  });
+}
+
+/// Whether \p Loop gives \p D a value it did not hold before: assigns it,
+/// or updates it with one that holds tensors (`v += e`, `v.add_(e)`,
+/// `v.push_back(e)`); an update in place that brings nothing in
+/// (`v.slice(0, a, b).sigmoid_()`) leaves it a part of the same graph.
+bool takesValuesIn(const ValueDecl *D, const Stmt *Loop) {
+  class Writes : public StmtWalk {
+  public:
+    Writes(const ValueDecl *D)
+        : StmtWalk(Options{/*TemplateInstantiations=*/false,
+                           /*LambdaBodies=*/true}),
+          D(D) {}
+    bool Found = false;
+    bool visit(Stmt *S) override {
+      if (!isa<CallExpr, BinaryOperator, DeclStmt>(S))
+        return true;
+      auto Def = definitionAt(S, D);
+      if (!Def)
+        return true;
+      const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+      Found = Def->Kind != Definition::Update || !Call ||
+              !isSelfContainedInPlace(Call);
+      return !Found;
+    }
+
+  private:
+    const ValueDecl *D;
+  } W(D);
+  W.walk(Loop);
+  return W.Found;
+}
+
+/// The variable, or member of the object whose method this is, that
+/// \p Value is a part of: itself, a field or an element of it (`out.preds`,
+/// `v[i]`, `v.at(i)`, `std::get<I>(t)`), a view of it (`select`, `slice`,
+/// `narrow`, `view`, `reshape`, ...), a selection from it (`index_select`,
+/// `masked_select`, `gather`), or such a part changed in place by an op
+/// that brings nothing in (`slice(0, a, b).sigmoid_()`). A DeclRefExpr of a
+/// VarDecl or a MemberExpr on `this`; nullptr for any other value.
+const Expr *pieceRoot(const Expr *Value) {
+  for (unsigned Depth = 0; Value && Depth < 16; ++Depth) {
+    Value = stripWrappers(Value)->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Value))
+      return isa<VarDecl>(Ref->getDecl()) ? Ref : nullptr;
+    if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Value)) {
+      Value = Sub->getBase();
+      continue;
+    }
+    if (const auto *Member = dyn_cast<MemberExpr>(Value)) {
+      if (!isa<FieldDecl>(Member->getMemberDecl()))
+        return nullptr;
+      if (isa<CXXThisExpr>(stripWrappers(Member->getBase())))
+        return Member;
+      // out.preds: a field of a local struct is a part of it.
+      if (Member->isArrow())
+        return nullptr;
+      Value = Member->getBase();
+      continue;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Value)) {
+      if (Op->getOperator() != OO_Subscript || Op->getNumArgs() < 1)
+        return nullptr;
+      Value = Op->getArg(0);
+      continue;
+    }
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Value)) {
+      const CXXMethodDecl *Method = Member->getMethodDecl();
+      if (!Method || !Method->getIdentifier())
+        return nullptr;
+      static constexpr llvm::StringLiteral Parts[] = {
+          "at",      "front",   "back",    "index",     "select",
+          "slice",   "narrow",  "view",    "reshape",   "squeeze",
+          "unsqueeze", "flatten", "expand", "permute",  "transpose",
+          "chunk",   "split",   "unbind",  "get",       "index_select",
+          "masked_select", "gather", "contiguous"};
+      if (!llvm::is_contained(Parts, Method->getName()) &&
+          !isSelfContainedInPlace(Member))
+        return nullptr;
+      Value = Member->getImplicitObjectArgument();
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(Value)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || Call->getNumArgs() < 1 ||
+          Callee->getQualifiedNameAsString() != "std::get")
+        return nullptr;
+      Value = Call->getArg(0);
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
 bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
                            const SourceManager &SM, unsigned Locals);
 
@@ -139,18 +247,9 @@ bool holdsOnlyPiecesOfLoopInvariants(const VarDecl *Var, const Stmt *Loop,
     if (Def.Kind != Definition::Replace || Def.Values.empty())
       return false;
     for (const Expr *V : Def.Values) {
-      const Expr *Root = V;
       // A piece of the variable itself: judged by its other definitions.
-      for (unsigned Depth = 0; Root && Depth < 16; ++Depth) {
-        Root = stripWrappers(Root)->IgnoreParenImpCasts();
-        const auto *Member = dyn_cast<CXXMemberCallExpr>(Root);
-        if (!Member)
-          break;
-        Root = Member->getImplicitObjectArgument();
-      }
-      if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Root);
-          Ref && Ref->getDecl() == Var &&
-          isPartOfLoopInvariant(V, nullptr, SM, 0))
+      if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(pieceRoot(V));
+          Ref && Ref->getDecl() == Var)
         continue;
       if (!isPartOfLoopInvariant(V, Loop, SM, Locals - 1))
         return false;
@@ -159,80 +258,24 @@ bool holdsOnlyPiecesOfLoopInvariants(const VarDecl *Var, const Stmt *Loop,
   return true;
 }
 
-/// Whether \p Value is a part of a variable that \p Loop does not write:
-/// the variable, a field or an element of it (`out.preds`, `v[i]`,
-/// `v.at(i)`, `std::get<I>(t)`), a view of it (`select`, `slice`,
-/// `narrow`, `view`, `reshape`, ...) or a selection from it (`index_select`,
-/// `masked_select`, `gather`), or a variable of the loop that only ever
-/// holds such pieces. Such a value adds no graph per iteration: the loop
-/// hands out pieces of one that existed before it. With no \p Loop: only
-/// whether \p Value is such a piece of whatever variable it starts from.
+/// Whether \p Value is a part (see pieceRoot) of a variable that \p Loop
+/// does not write, of a member of the object that the loop neither writes
+/// nor lets another method of the object write, or of a variable of the
+/// loop that only ever holds such pieces. Such a value adds no graph per
+/// iteration: the loop hands out pieces of one that existed before it.
 bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
                            const SourceManager &SM, unsigned Locals) {
-  for (unsigned Depth = 0; Value && Depth < 16; ++Depth) {
-    Value = stripWrappers(Value)->IgnoreParenImpCasts();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Value)) {
-      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (!Var)
-        return false;
-      if (!Loop)
-        return true;
-      if (isDeclaredWithin(Var, Loop, SM))
-        return holdsOnlyPiecesOfLoopInvariants(Var, Loop, SM, Locals);
-      return !writtenIn(Var, Loop);
-    }
-    if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Value)) {
-      Value = Sub->getBase();
-      continue;
-    }
-    if (const auto *Member = dyn_cast<MemberExpr>(Value)) {
-      const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
-      if (!Field)
-        return false;
-      // A member of the object whose method this is, which the loop
-      // neither writes nor lets another method of the object write.
-      if (isa<CXXThisExpr>(stripWrappers(Member->getBase())))
-        return !Loop ||
-               (!writtenIn(Field, Loop) && !callsNonConstOwnMethod(Loop));
-      // out.preds: a field of a local struct is a part of it.
-      if (Member->isArrow())
-        return false;
-      Value = Member->getBase();
-      continue;
-    }
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Value)) {
-      if (Op->getOperator() != OO_Subscript || Op->getNumArgs() < 1)
-        return false;
-      Value = Op->getArg(0);
-      continue;
-    }
-    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Value)) {
-      const CXXMethodDecl *Method = Member->getMethodDecl();
-      if (!Method || !Method->getIdentifier())
-        return false;
-      llvm::StringRef Name = Method->getName();
-      static constexpr llvm::StringLiteral Parts[] = {
-          "at",      "front",   "back",    "index",     "select",
-          "slice",   "narrow",  "view",    "reshape",   "squeeze",
-          "unsqueeze", "flatten", "expand", "permute",  "transpose",
-          "chunk",   "split",   "unbind",  "get",       "index_select",
-          "masked_select", "gather", "contiguous"};
-      if (!llvm::is_contained(Parts, Name))
-        return false;
-      Value = Member->getImplicitObjectArgument();
-      continue;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(Value)) {
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (!Callee || Call->getNumArgs() < 1 ||
-          Callee->getQualifiedNameAsString() != "std::get")
-        return false;
-      Value = Call->getArg(0);
-      continue;
-    }
+  const Expr *Root = pieceRoot(Value);
+  if (!Root)
     return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Root)) {
+    const auto *Var = cast<VarDecl>(Ref->getDecl());
+    if (isDeclaredWithin(Var, Loop, SM))
+      return holdsOnlyPiecesOfLoopInvariants(Var, Loop, SM, Locals);
+    return !takesValuesIn(Var, Loop);
   }
-  return false;
+  const auto *Field = cast<FieldDecl>(cast<MemberExpr>(Root)->getMemberDecl());
+  return !takesValuesIn(Field, Loop) && !callsNonConstOwnMethod(Loop);
 }
 } // namespace
 

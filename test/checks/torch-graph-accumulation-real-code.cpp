@@ -323,6 +323,20 @@ void levels_of_every_frame(torch::nn::Linear &backbone,
   std::cout << all.sum().item<float>() << std::endl;
 }
 
+// Per-level slices that an in-place op fills with another forward's output
+// each level: every level adds that forward's graph to what is kept.
+void levels_filled_in_place(torch::nn::Linear &head, torch::nn::Linear &refine,
+                            const torch::Tensor &x) {
+  torch::Tensor pred = head(x);
+  torch::Tensor scores;
+  for (int64_t k = 0; k < 5; ++k) {
+    torch::Tensor layer = pred.slice(0, k * 4, k * 4 + 4).add_(refine(x));
+    scores = k == 0 ? layer : torch::cat({scores, layer}, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'scores' outlives the iteration and takes on the autograd history of 'layer' every time
+  }
+  std::cout << scores.sum().item<float>() << std::endl;
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // Per-level slices of one output concatenated, as a detector's proposal
@@ -353,6 +367,29 @@ public:
   torch::Tensor box_pred_;
   torch::nn::Linear head_{4, 20};
 };
+
+// The same with each level's slice squashed in place (`sigmoid_()`,
+// `clamp_(0, 1)`): an in-place op that brings no value in leaves the slice
+// a piece of the output, and the output is not written by the loop.
+void squashed_levels(torch::nn::Linear &head, const torch::Tensor &x,
+                     const torch::Tensor &top) {
+  torch::Tensor cls_pred = head(x), ctr_pred = head(x);
+  torch::Tensor scores, centerness;
+  for (int64_t k = 0; k < 5; ++k) {
+    torch::Tensor score_layer = cls_pred.slice(0, k * 4, k * 4 + 4).sigmoid_();
+    torch::Tensor ctr_layer = ctr_pred.slice(0, k * 4, k * 4 + 4).sigmoid_().clamp_(0, 1);
+    if (top.defined())
+      ctr_layer = ctr_layer.index_select(0, top);
+    if (k == 0) {
+      scores = score_layer;
+      centerness = ctr_layer;
+    } else {
+      scores = torch::cat({scores, score_layer}, 0);
+      centerness = torch::cat({centerness, ctr_layer}, 0);
+    }
+  }
+  std::cout << (scores * centerness).sum().item<float>() << std::endl;
+}
 
 
 // Gradient accumulation done right: the window is backpropagated and reset
