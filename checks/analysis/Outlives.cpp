@@ -119,15 +119,20 @@ bool writtenIn(const ValueDecl *D, const Stmt *Loop) {
   return !definitionsIn(D, Loop, /*InLambdas=*/true, /*First=*/true).empty();
 }
 
+/// Whether \p Call is an in-place tensor method (`add_`, `sigmoid_`).
+bool isInPlaceTensorCall(const CXXMemberCallExpr *Call) {
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  return MD && MD->getIdentifier() && MD->getName().ends_with("_") &&
+         isTensorType(Call->getImplicitObjectArgument()->getType()) &&
+         isTensorType(Call->getType());
+}
+
 /// Whether \p Call is an in-place tensor method that brings no value in
 /// (`sigmoid_()`, `clamp_(0, 1)`, `mul_(0.5)`): it changes the elements of
 /// its object, not which graph the object belongs to.
 bool isSelfContainedInPlace(const CXXMemberCallExpr *Call) {
-  const CXXMethodDecl *MD = Call->getMethodDecl();
-  if (!MD || !MD->getIdentifier() || !MD->getName().ends_with("_") ||
-      MD->getName() == "requires_grad_" ||
-      !isTensorType(Call->getImplicitObjectArgument()->getType()) ||
-      !isTensorType(Call->getType()))
+  if (!isInPlaceTensorCall(Call) ||
+      Call->getMethodDecl()->getName() == "requires_grad_")
     return false;
   return llvm::none_of(Call->arguments(), [](const Expr *Arg) {
     return holdsTensors(Arg->getType());
@@ -149,6 +154,12 @@ bool takesValuesIn(const ValueDecl *D, const Stmt *Loop) {
     bool visit(Stmt *S) override {
       if (!isa<CallExpr, BinaryOperator, DeclStmt>(S))
         return true;
+      // x.slice(0, a, b).sigmoid_().add_(e): the chain brings e into x.
+      if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+          Call && isInPlaceTensorCall(Call) && !isSelfContainedInPlace(Call) &&
+          referencedDecl(containerOf(
+              inPlaceChainRoot(Call->getImplicitObjectArgument()))) == D)
+        return !(Found = true);
       auto Def = definitionAt(S, D);
       if (!Def)
         return true;

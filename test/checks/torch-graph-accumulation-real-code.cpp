@@ -337,6 +337,22 @@ void levels_filled_in_place(torch::nn::Linear &head, torch::nn::Linear &refine,
   std::cout << scores.sum().item<float>() << std::endl;
 }
 
+// The same through a chain: squashing the slice first does not make what
+// the chain then adds to the output a piece of it.
+void levels_squashed_then_filled(torch::nn::Linear &head,
+                                 torch::nn::Linear &refine,
+                                 const torch::Tensor &x) {
+  torch::Tensor pred = head(x);
+  torch::Tensor scores;
+  for (int64_t k = 0; k < 5; ++k) {
+    pred.slice(0, k * 4, k * 4 + 4).sigmoid_().add_(refine(x));
+    torch::Tensor layer = pred.slice(0, k * 4, k * 4 + 4);
+    scores = k == 0 ? layer : torch::cat({scores, layer}, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'scores' outlives the iteration and takes on the autograd history of 'layer' every time
+  }
+  std::cout << scores.sum().item<float>() << std::endl;
+}
+
 // ---- Not flagged ------------------------------------------------------------
 
 // Per-level slices of one output concatenated, as a detector's proposal
