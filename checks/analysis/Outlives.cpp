@@ -119,14 +119,6 @@ bool writtenIn(const ValueDecl *D, const Stmt *Loop) {
   return !definitionsIn(D, Loop, /*InLambdas=*/true, /*First=*/true).empty();
 }
 
-/// Whether \p Call is an in-place tensor method (`add_`, `sigmoid_`).
-bool isInPlaceTensorCall(const CXXMemberCallExpr *Call) {
-  const CXXMethodDecl *MD = Call->getMethodDecl();
-  return MD && MD->getIdentifier() && MD->getName().ends_with("_") &&
-         isTensorType(Call->getImplicitObjectArgument()->getType()) &&
-         isTensorType(Call->getType());
-}
-
 /// Whether \p Call is an in-place tensor method that brings no value in
 /// (`sigmoid_()`, `clamp_(0, 1)`, `mul_(0.5)`): it changes the elements of
 /// its object, not which graph the object belongs to.

@@ -219,14 +219,18 @@ const Expr *backwardRoots(const CallExpr *Call) {
   return Call->getNumArgs() > 0 ? Call->getArg(0) : nullptr;
 }
 
+bool isInPlaceTensorCall(const CXXMemberCallExpr *Call) {
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  return MD && MD->getIdentifier() && MD->getName().ends_with("_") &&
+         isTensorType(Call->getImplicitObjectArgument()->getType()) &&
+         isTensorType(Call->getType());
+}
+
 const Expr *inPlaceChainRoot(const Expr *E) {
   for (unsigned Depth = 0; Depth < 8; ++Depth) {
     const auto *Call = dyn_cast<CXXMemberCallExpr>(stripWrappers(E));
-    const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
-    if (!MD || !MD->getIdentifier() || !MD->getName().ends_with("_") ||
-        MD->getName() == "detach_" ||
-        !isTensorType(Call->getImplicitObjectArgument()->getType()) ||
-        !isTensorType(Call->getType()))
+    if (!Call || !isInPlaceTensorCall(Call) ||
+        Call->getMethodDecl()->getName() == "detach_")
       break;
     E = Call->getImplicitObjectArgument();
   }

@@ -88,6 +88,10 @@ bool isBackwardFunction(const clang::FunctionDecl *FD);
 /// `t.backward(...)`, the first argument of autograd::backward/grad.
 const clang::Expr *backwardRoots(const clang::CallExpr *Call);
 
+/// Whether \p Call is an in-place tensor method (`add_`, `sigmoid_`,
+/// `detach_`): named with a trailing underscore, on a tensor, returning one.
+bool isInPlaceTensorCall(const clang::CXXMemberCallExpr *Call);
+
 /// The tensor an in-place chain writes into: `ema` for `ema.mul_(0.9)` and
 /// for `ema.mul_(0.9).add_(x)` (in-place methods return their object);
 /// \p E itself otherwise.
