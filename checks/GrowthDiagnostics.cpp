@@ -62,7 +62,7 @@ Kept keptBy(llvm::ArrayRef<const Expr *> Values, const analysis::Lifetime &Life,
     // Handed over by a call in another unit: what its summary says.
     if (!Site)
       if (auto Foreign = History.foreignCallWitness(Value))
-        WalkedAtSite = Foreign->Summary->Walked;
+        WalkedAtSite = Foreign->Summary.Walked;
     // Left in a member by another method: what that method's iteration
     // does with it after the write.
     if (!Site && !WalkedAtSite)
@@ -178,7 +178,7 @@ void noteCallSite(tidy::ClangTidyCheck &Check,
                  "'%0' is handed a tensor that carries autograd history by a "
                  "call in another file, at %1",
                  DiagnosticIDs::Note)
-          << Foreign->Param->getName() << Foreign->Summary->At;
+          << Foreign->Param->getName() << Foreign->Summary.At;
       return;
     }
 }

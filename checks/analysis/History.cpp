@@ -859,10 +859,10 @@ Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, int Element,
   Carries Foreign = Carries::none();
   if (Options.Summaries)
     for (const FunctionDecl *F : Called)
-      if (const PassedSummary *P = Options.Summaries->passed(F, Index)) {
+      if (std::optional<PassedSummary> P = Options.Summaries->passed(F, Index)) {
         Foreign |= P->Passed;
-        if (P->Passed.mayHoldGraph() && !ForeignWitness.count(Param))
-          ForeignWitness[Param] = P;
+        if (P->Passed.mayHoldGraph())
+          ForeignWitness.try_emplace(Param, *P);
       }
   // Otherwise: what its call sites in the unit pass.
   std::optional<llvm::SmallVector<const CallExpr *, 4>> Sites;

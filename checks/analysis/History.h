@@ -117,7 +117,7 @@ public:
   /// another unit (FunctionSummaries), and what the summary says of it.
   struct ForeignCall {
     const clang::ParmVarDecl *Param;
-    const PassedSummary *Summary;
+    PassedSummary Summary;
   };
   std::optional<ForeignCall> foreignCallWitness(const clang::Expr *E);
 
@@ -264,8 +264,7 @@ private:
   llvm::SmallVector<const clang::CallExpr *, 4> Assumed;
   llvm::DenseSet<const clang::CallExpr *> AssumedSet;
   /// For a parameter that has history from a call in another unit: where.
-  llvm::DenseMap<const clang::ParmVarDecl *, const PassedSummary *>
-      ForeignWitness;
+  std::map<const clang::ParmVarDecl *, PassedSummary> ForeignWitness;
 };
 
 /// The per-translation-unit answers a check builds once and asks often:

@@ -10,6 +10,8 @@
 #include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -113,10 +115,82 @@ private:
   const SourceManager &SM;
 };
 
+/// The user's functions the unit refers to anywhere (the main file and its
+/// headers, templates and their instantiations), so that the summaries know
+/// which functions of a program no code calls.
+class ReferenceFinder : public RecursiveASTVisitor<ReferenceFinder> {
+public:
+  ReferenceFinder(const SourceManager &SM, FunctionSummaries &Out)
+      : SM(SM), Out(Out) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    // What LibTorch's and the standard library's own code calls is not the
+    // user's (a user's functor called by std::thread is an operator, which
+    // runs unnamed).
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    if (auto *FD = dyn_cast_or_null<FunctionDecl>(D); FD && FD->isMain())
+      Out.addProgram();
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    add(E->getDecl());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    add(E->getMemberDecl());
+    return true;
+  }
+  /// A call a template leaves unresolved may call any of the candidates,
+  /// or, through a dependent object, any function of its name.
+  bool VisitOverloadExpr(OverloadExpr *E) {
+    for (const NamedDecl *D : E->decls())
+      add(D->getUnderlyingDecl());
+    if (E->getName().isIdentifier())
+      Out.addReference(E->getName().getAsString(), /*Dependent=*/true);
+    return true;
+  }
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
+    if (E->getMember().isIdentifier())
+      Out.addReference(E->getMember().getAsString(), /*Dependent=*/true);
+    return true;
+  }
+  bool VisitDependentScopeDeclRefExpr(DependentScopeDeclRefExpr *E) {
+    if (E->getDeclName().isIdentifier())
+      Out.addReference(E->getDeclName().getAsString(), /*Dependent=*/true);
+    return true;
+  }
+
+private:
+  void add(const Decl *D) {
+    if (const auto *Template = dyn_cast_or_null<FunctionTemplateDecl>(D))
+      D = Template->getTemplatedDecl();
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (!FD || SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) ||
+        isLibraryFunction(FD))
+      return;
+    // A call of a template's instantiation runs the template's code.
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+      add(Pattern);
+    if (Seen.insert(FD->getCanonicalDecl()).second)
+      Out.addReference(FunctionSummaries::keyOf(FD));
+  }
+
+  const SourceManager &SM;
+  FunctionSummaries &Out;
+  llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
+};
+
 } // namespace
 
 FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
   FunctionSummaries Out;
+  ReferenceFinder(Ctx.getSourceManager(), Out)
+      .TraverseDecl(Ctx.getTranslationUnitDecl());
   Summarisable Finder(Ctx);
   Finder.walkDecl(Ctx.getTranslationUnitDecl());
   const SourceManager &SM = Ctx.getSourceManager();
@@ -191,7 +265,10 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
         std::string At = Where(Call);
         bool Walked = walkedIn(iterationAround(Call, Ctx),
                                enclosingFunctionBody(Call, Ctx), Arg, Ctx);
-        Out.addPassed(Key, Index, Carries::graph(), At, Walked);
+        auto [From, FromName] =
+            FunctionSummaries::caller(enclosingFunction(Call, Ctx));
+        Out.addPassed(Key, Index, Carries::graph(), At, Walked, From,
+                      FromName);
       }
     }
   }

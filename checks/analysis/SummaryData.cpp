@@ -2,6 +2,7 @@
 
 #include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TorchTypes.h"
+#include "clang/AST/ASTLambda.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
@@ -93,30 +94,81 @@ void FunctionSummaries::add(std::string Key, FunctionSummary S) {
   }
 }
 
-const PassedSummary *FunctionSummaries::passed(const FunctionDecl *FD,
-                                               unsigned Index) const {
+std::optional<PassedSummary>
+FunctionSummaries::passed(const FunctionDecl *FD, unsigned Index) const {
+  if (!Recording && Passed.empty())
+    return std::nullopt;
+  std::string Key = keyOf(FD);
   if (Recording)
-    Recording->insert(passedQuery(keyOf(FD), Index));
-  if (Passed.empty())
-    return nullptr;
-  auto It = Passed.find(keyOf(FD));
+    Recording->insert(passedQuery(Key, Index));
+  return livePassed(Key, Index);
+}
+
+std::optional<PassedSummary>
+FunctionSummaries::livePassed(const std::string &Key, unsigned Index) const {
+  auto It = Passed.find(Key);
   if (It == Passed.end())
-    return nullptr;
+    return std::nullopt;
   auto P = It->second.find(Index);
-  return P == It->second.end() ? nullptr : &P->second;
+  if (P == It->second.end())
+    return std::nullopt;
+  std::optional<PassedSummary> Out;
+  for (const auto &[From, Record] : P->second) {
+    if (!runs(From, Record.Name))
+      continue;
+    const PassedSummary &S = Record.Summary;
+    if (!Out) {
+      Out = S;
+      continue;
+    }
+    Out->Passed |= S.Passed;
+    Out->Walked = Out->Walked && S.Walked;
+    // The same witness whatever order the units are merged in.
+    if (!S.At.empty() && (Out->At.empty() || S.At < Out->At))
+      Out->At = S.At;
+  }
+  return Out;
+}
+
+bool FunctionSummaries::runs(const std::string &Key,
+                             const std::string &Name) const {
+  return Key.empty() || !Program || References.count(Key) ||
+         DependentNames.count(Name);
+}
+
+std::pair<std::string, std::string>
+FunctionSummaries::caller(const FunctionDecl *FD) {
+  // A lambda runs where the function it is written in calls it, or hands
+  // it on: that function must run for it to.
+  while (FD && isLambdaCallOperator(FD))
+    FD = dyn_cast<FunctionDecl>(cast<CXXMethodDecl>(FD)->getParent()->getParent());
+  if (!FD || FD->isMain() || FD->isExternC() ||
+      FD->getOverloadedOperator() != OO_None || isa<CXXConstructorDecl>(FD) ||
+      isa<CXXDestructorDecl>(FD) || isa<CXXConversionDecl>(FD) ||
+      FD->hasAttr<UsedAttr>() || !FD->getIdentifier())
+    return {};
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+    return {};
+  return {keyOf(FD), FD->getName().str()};
+}
+
+void FunctionSummaries::addReference(const std::string &Key, bool Dependent) {
+  (Dependent ? DependentNames : References).insert(Key);
 }
 
 void FunctionSummaries::addPassed(const std::string &Key, unsigned Index,
-                                  Carries C, llvm::StringRef At, bool Walked) {
-  auto [It, New] =
-      Passed[Key].try_emplace(Index, PassedSummary{C, At.str(), Walked});
+                                  Carries C, llvm::StringRef At, bool Walked,
+                                  const std::string &From,
+                                  const std::string &FromName) {
+  auto [It, New] = Passed[Key][Index].try_emplace(
+      From, PassesFrom{PassedSummary{C, At.str(), Walked}, FromName});
   if (New)
     return;
-  It->second.Passed |= C;
-  It->second.Walked = It->second.Walked && Walked;
-  // The same witness whatever order the units are merged in.
-  if (!At.empty() && (It->second.At.empty() || At < It->second.At))
-    It->second.At = At.str();
+  PassedSummary &S = It->second.Summary;
+  S.Passed |= C;
+  S.Walked = S.Walked && Walked;
+  if (!At.empty() && (S.At.empty() || At < S.At))
+    S.At = At.str();
 }
 
 const PassedSummary *FunctionSummaries::member(const FieldDecl *Field) const {
@@ -234,8 +286,14 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
   for (const auto &[Key, S] : Other.Functions)
     add(Key, S);
   for (const auto &[Key, Params] : Other.Passed)
-    for (const auto &[Index, P] : Params)
-      addPassed(Key, Index, P.Passed, P.At, P.Walked);
+    for (const auto &[Index, ByCaller] : Params)
+      for (const auto &[From, P] : ByCaller)
+        addPassed(Key, Index, P.Summary.Passed, P.Summary.At, P.Summary.Walked,
+                  From, P.Name);
+  References.insert(Other.References.begin(), Other.References.end());
+  DependentNames.insert(Other.DependentNames.begin(),
+                        Other.DependentNames.end());
+  Program |= Other.Program;
   for (const auto &[Key, U] : Other.Used)
     addUsed(Key, U.Differentiated, U.At);
   for (const auto &[Key, C] : Other.Called)
@@ -251,16 +309,7 @@ static std::string wordsText(Carries C) {
          (C.mayHoldGraph() ? "G" : "") + (C.mayBeUnknown() ? "U" : "");
 }
 
-/// What the summaries say to one query, "-" for nothing.
-static std::string answerTo(
-    llvm::StringRef Query,
-    const std::map<std::string, FunctionSummary> &Functions,
-    const std::map<std::string, std::map<unsigned, PassedSummary>> &Passed,
-    const std::map<std::string, PassedSummary> &Members,
-    const std::map<std::string, UsedSummary> &Used,
-    const std::map<std::string, CalledSummary> &Called,
-    const std::map<std::string, std::set<unsigned>> &Parameters,
-    const std::map<std::string, std::string> &Backward) {
+std::string FunctionSummaries::answerTo(llvm::StringRef Query) const {
   auto Passing = [](const PassedSummary &P) {
     return wordsText(P.Passed) + " " + P.At + (P.Walked ? " walked" : "");
   };
@@ -309,11 +358,10 @@ static std::string answerTo(
   if (Query.consume_front("p:")) {
     auto [Index, Key] = Query.split(':');
     unsigned I = 0;
-    auto It = Passed.find(Key.str());
-    if (Index.getAsInteger(10, I) || It == Passed.end())
+    if (Index.getAsInteger(10, I))
       return "-";
-    auto P = It->second.find(I);
-    return P == It->second.end() ? "-" : Passing(P->second);
+    std::optional<PassedSummary> P = livePassed(Key.str(), I);
+    return P ? Passing(*P) : "-";
   }
   return "-";
 }
@@ -323,16 +371,14 @@ FunctionSummaries::answersTo(const std::set<std::string> &Queries) const {
   std::string Text;
   for (const std::string &Q : Queries)
     Text += Q + " -> " +
-            answerTo(Q, Functions, Passed, Members, Used, Called, Parameters,
-                     Backward) +
+            answerTo(Q) +
             "\n";
   return Text;
 }
 
 bool FunctionSummaries::answersAny(const std::set<std::string> &Queries) const {
   return llvm::any_of(Queries, [&](const std::string &Q) {
-    return answerTo(Q, Functions, Passed, Members, Used, Called, Parameters,
-                    Backward) != "-";
+    return answerTo(Q) != "-";
   });
 }
 
@@ -389,11 +435,17 @@ llvm::json::Value FunctionSummaries::toJSON() const {
                                              {"handed", wordsOf(R.Handed)},
                                              {"not_handed", wordsOf(R.NotHanded)}});
     if (auto It = Passed.find(Key); It != Passed.end())
-      for (const auto &[Index, P] : It->second)
-        PassedList.push_back(llvm::json::Object{{"parameter", Index},
-                                                {"carries", wordsOf(P.Passed)},
-                                                {"at", P.At},
-                                                {"walked", P.Walked}});
+      for (const auto &[Index, ByCaller] : It->second)
+        for (const auto &[From, P] : ByCaller) {
+          llvm::json::Object Entry{{"parameter", Index},
+                                   {"carries", wordsOf(P.Summary.Passed)},
+                                   {"at", P.Summary.At},
+                                   {"walked", P.Summary.Walked}};
+          if (!From.empty())
+            Entry["from"] =
+                llvm::json::Object{{"function", From}, {"name", P.Name}};
+          PassedList.push_back(std::move(Entry));
+        }
     llvm::json::Object Entry{{"function", Key},
                              {"returns", std::move(Returns)},
                              {"passed", std::move(PassedList)}};
@@ -417,10 +469,18 @@ llvm::json::Value FunctionSummaries::toJSON() const {
   for (const auto &[Key, M] : Members)
     MemberList.push_back(llvm::json::Object{
         {"member", Key}, {"carries", wordsOf(M.Passed)}, {"at", M.At}});
+  llvm::json::Array ReferenceList, DependentList;
+  for (const std::string &Key : References)
+    ReferenceList.push_back(Key);
+  for (const std::string &Name : DependentNames)
+    DependentList.push_back(Name);
   return llvm::json::Object{{"format", Format},
                             {"version", Version},
                             {"functions", std::move(List)},
-                            {"members", std::move(MemberList)}};
+                            {"members", std::move(MemberList)},
+                            {"program", Program},
+                            {"references", std::move(ReferenceList)},
+                            {"dependent_names", std::move(DependentList)}};
 }
 
 bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
@@ -470,13 +530,24 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
         std::optional<int64_t> Index = P ? P->getInteger("parameter") : std::nullopt;
         std::optional<llvm::StringRef> At = P ? P->getString("at") : std::nullopt;
         Carries C;
+        // Optional: files written before callers were recorded have none,
+        // and count as passes of a function that runs.
+        const llvm::json::Value *FV = P ? P->get("from") : nullptr;
+        const llvm::json::Object *From = FV ? FV->getAsObject() : nullptr;
+        std::optional<llvm::StringRef> FromKey =
+            From ? From->getString("function") : std::nullopt;
+        std::optional<llvm::StringRef> FromName =
+            From ? From->getString("name") : std::nullopt;
         if (!Index || *Index < 0 || *Index > 1024 || !At ||
-            !carriesOf(P->get("carries"), C)) {
+            !carriesOf(P->get("carries"), C) ||
+            (FV && (!FromKey || FromKey->empty() || !FromName))) {
           Error = "a malformed parameter summary of '" + Key->str() + "'";
           return false;
         }
         Out.addPassed(Key->str(), static_cast<unsigned>(*Index), C, *At,
-                      P->getBoolean("walked").value_or(false));
+                      P->getBoolean("walked").value_or(false),
+                      FromKey ? FromKey->str() : "",
+                      FromName ? FromName->str() : "");
       }
     // Optional: files written before result uses were summarised have none.
     if (const llvm::json::Value *UV = F->get("used")) {
@@ -550,6 +621,34 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
         return false;
       }
       Out.addMember(Key->str(), C, *At);
+    }
+  // Optional: files written before references were recorded have none, and
+  // say no program (so that every call counts).
+  if (const llvm::json::Value *PV = O->get("program")) {
+    std::optional<bool> Program = PV->getAsBoolean();
+    if (!Program) {
+      Error = "a malformed 'program' entry";
+      return false;
+    }
+    if (*Program)
+      Out.addProgram();
+  }
+  for (auto [Field, Dependent] :
+       {std::pair{"references", false}, std::pair{"dependent_names", true}})
+    if (const llvm::json::Value *RV = O->get(Field)) {
+      const llvm::json::Array *Refs = RV->getAsArray();
+      if (!Refs) {
+        Error = std::string("a malformed '") + Field + "' list";
+        return false;
+      }
+      for (const llvm::json::Value &R : *Refs) {
+        std::optional<llvm::StringRef> Key = R.getAsString();
+        if (!Key) {
+          Error = std::string("a malformed '") + Field + "' list";
+          return false;
+        }
+        Out.addReference(Key->str(), Dependent);
+      }
     }
   return true;
 }

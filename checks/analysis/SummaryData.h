@@ -12,7 +12,9 @@
 // function: where its body is, a parameter carries what they pass; and
 // whether they may differentiate what it returns (D across units); and
 // whether the function runs a backward pass of its own, so that it needs
-// grad mode on.
+// grad mode on. What a call passes counts only when the function making it
+// may run: a program's function that no unit refers to runs nowhere (see
+// FunctionSummaries::runs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +32,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace torch_tidy::analysis {
 
@@ -87,8 +90,9 @@ public:
   const FunctionSummary *find(const clang::FunctionDecl *FD) const;
   const FunctionSummary *find(llvm::StringRef Key) const;
   /// What calls in other units pass for parameter \p Index of \p FD.
-  const PassedSummary *passed(const clang::FunctionDecl *FD,
-                              unsigned Index) const;
+  /// Only the calls made in functions that may run count (see runs()).
+  std::optional<PassedSummary> passed(const clang::FunctionDecl *FD,
+                                      unsigned Index) const;
   /// What calls in other units do with what \p FD returns; null when no
   /// unit summarised calls it.
   const UsedSummary *used(const clang::FunctionDecl *FD) const;
@@ -118,14 +122,38 @@ public:
   }
   bool hasPassed() const { return !Passed.empty(); }
 
+  /// Whether the function \p Key, named \p Name, may run: the summaries are
+  /// not a program's (no unit defines `main`, so that code out of view may
+  /// call anything), or a unit refers to it (calls it, takes its address,
+  /// names it in a template), or \p Key is empty (a function that is entered
+  /// without being named: `main`, a virtual method, a constructor, an
+  /// operator; see FunctionSummaries::caller). The calls made in one that
+  /// may not are evidence of nothing the program does.
+  bool runs(const std::string &Key, const std::string &Name) const;
+  /// How the calls made in \p FD are recorded: the key and the name of the
+  /// function that must be referred to for them to count, or an empty key
+  /// for one entered without being named. A lambda counts as the function
+  /// it is written in.
+  static std::pair<std::string, std::string>
+  caller(const clang::FunctionDecl *FD);
+
   /// Adds \p Other's summaries; a function summarised by both (defined in
   /// two units) gets what either says.
   void merge(const FunctionSummaries &Other);
   void add(std::string Key, FunctionSummary S);
-  /// Records that a call at \p At passes \p C for parameter \p Index of
-  /// the function \p Key, walked by a backward pass there or not.
+  /// Records that a call at \p At, made in the function \p From (a key,
+  /// named \p FromName; see caller()), passes \p C for parameter \p Index
+  /// of the function \p Key, walked by a backward pass there or not.
   void addPassed(const std::string &Key, unsigned Index, Carries C,
-                 llvm::StringRef At, bool Walked);
+                 llvm::StringRef At, bool Walked,
+                 const std::string &From = "",
+                 const std::string &FromName = "");
+
+  /// Records that the unit refers to the function \p Key; \p Dependent:
+  /// to every function named \p Key (a call a template leaves unresolved).
+  void addReference(const std::string &Key, bool Dependent = false);
+  /// Records that a unit defines `main`.
+  void addProgram() { Program = true; }
 
   /// Records that a call at \p At of the function \p Key may
   /// differentiate what it returns, or not.
@@ -162,8 +190,25 @@ public:
                        std::string &Error);
 
 private:
+  /// What calls made in one function pass: keyed by the caller's key
+  /// (see caller()), with its name.
+  struct PassesFrom {
+    PassedSummary Summary;
+    std::string Name;
+  };
+  using PassedByCaller = std::map<std::string, PassesFrom>;
+  /// What the calls that may run pass for parameter \p Index of \p Key.
+  std::optional<PassedSummary> livePassed(const std::string &Key,
+                                          unsigned Index) const;
+  /// What these summaries say to one query, "-" for nothing.
+  std::string answerTo(llvm::StringRef Query) const;
+
   std::map<std::string, FunctionSummary> Functions;
-  std::map<std::string, std::map<unsigned, PassedSummary>> Passed;
+  std::map<std::string, std::map<unsigned, PassedByCaller>> Passed;
+  /// The functions the units refer to, by key, and by name only where a
+  /// template leaves the call unresolved; whether one defines `main`.
+  std::set<std::string> References, DependentNames;
+  bool Program = false;
   std::map<std::string, PassedSummary> Members;
   std::map<std::string, UsedSummary> Used;
   std::map<std::string, CalledSummary> Called;
