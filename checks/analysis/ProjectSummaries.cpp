@@ -214,9 +214,13 @@ loadProjectSummaries(llvm::StringRef Path, std::string &Error) {
     return P.Last;
 
   auto Merged = std::make_shared<FunctionSummaries>();
+  // A changed unit's functions still refer to what they did (and most
+  // likely still do): the functions it called still run.
   for (size_t I = 0; I < P.Units.size(); ++I)
     if (!Stale[I])
       Merged->merge(P.Units[I].Summaries);
+    else
+      Merged->mergeReferences(P.Units[I].Summaries);
   auto Result = std::make_shared<ProjectSummaries>();
   Result->Summaries = std::move(Merged);
   Result->Database = P.Database;

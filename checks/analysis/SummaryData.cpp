@@ -290,10 +290,7 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
       for (const auto &[From, P] : ByCaller)
         addPassed(Key, Index, P.Summary.Passed, P.Summary.At, P.Summary.Walked,
                   From, P.Name);
-  References.insert(Other.References.begin(), Other.References.end());
-  DependentNames.insert(Other.DependentNames.begin(),
-                        Other.DependentNames.end());
-  Program |= Other.Program;
+  mergeReferences(Other);
   for (const auto &[Key, U] : Other.Used)
     addUsed(Key, U.Differentiated, U.At);
   for (const auto &[Key, C] : Other.Called)
@@ -302,6 +299,13 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
     addParameters(Key, May);
   for (const auto &[Key, At] : Other.Backward)
     addBackward(Key, At);
+}
+
+void FunctionSummaries::mergeReferences(const FunctionSummaries &Other) {
+  References.insert(Other.References.begin(), Other.References.end());
+  DependentNames.insert(Other.DependentNames.begin(),
+                        Other.DependentNames.end());
+  Program |= Other.Program;
 }
 
 static std::string wordsText(Carries C) {

@@ -140,6 +140,9 @@ public:
   /// Adds \p Other's summaries; a function summarised by both (defined in
   /// two units) gets what either says.
   void merge(const FunctionSummaries &Other);
+  /// Adds only which functions \p Other's units refer to, and whether one
+  /// defines `main`.
+  void mergeReferences(const FunctionSummaries &Other);
   void add(std::string Key, FunctionSummary S);
   /// Records that a call at \p At, made in the function \p From (a key,
   /// named \p FromName; see caller()), passes \p C for parameter \p Index
