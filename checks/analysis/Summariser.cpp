@@ -11,7 +11,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -118,50 +117,43 @@ private:
 /// The user's functions the unit refers to anywhere (the main file and its
 /// headers, templates and their instantiations), so that the summaries know
 /// which functions of a program no code calls.
-class ReferenceFinder : public RecursiveASTVisitor<ReferenceFinder> {
+class ReferenceFinder : public StmtWalk {
 public:
   ReferenceFinder(const SourceManager &SM, FunctionSummaries &Out)
-      : SM(SM), Out(Out) {}
+      : StmtWalk(Options{/*TemplateInstantiations=*/true,
+                         /*LambdaBodies=*/true}),
+        SM(SM), Out(Out) {}
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
-
-  bool TraverseDecl(Decl *D) {
+  bool enterDecl(Decl *D) override {
     // What LibTorch's and the standard library's own code calls is not the
     // user's (a user's functor called by std::thread is an operator, which
     // runs unnamed).
-    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
-    if (auto *FD = dyn_cast_or_null<FunctionDecl>(D); FD && FD->isMain())
-      Out.addProgram();
-    return RecursiveASTVisitor::TraverseDecl(D);
+    return isa<TranslationUnitDecl>(D) || D->getLocation().isInvalid() ||
+           !SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
   }
 
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    add(E->getDecl());
+  bool visitDecl(Decl *D) override {
+    if (const auto *FD = dyn_cast<FunctionDecl>(D);
+        FD && FD->isMain() && FD->doesThisDeclarationHaveABody())
+      Out.addProgram();
     return true;
   }
-  bool VisitMemberExpr(MemberExpr *E) {
-    add(E->getMemberDecl());
-    return true;
-  }
-  /// A call a template leaves unresolved may call any of the candidates,
-  /// or, through a dependent object, any function of its name.
-  bool VisitOverloadExpr(OverloadExpr *E) {
-    for (const NamedDecl *D : E->decls())
-      add(D->getUnderlyingDecl());
-    if (E->getName().isIdentifier())
-      Out.addReference(E->getName().getAsString(), /*Dependent=*/true);
-    return true;
-  }
-  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
-    if (E->getMember().isIdentifier())
-      Out.addReference(E->getMember().getAsString(), /*Dependent=*/true);
-    return true;
-  }
-  bool VisitDependentScopeDeclRefExpr(DependentScopeDeclRefExpr *E) {
-    if (E->getDeclName().isIdentifier())
-      Out.addReference(E->getDeclName().getAsString(), /*Dependent=*/true);
+
+  bool visit(Stmt *S) override {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      add(Ref->getDecl());
+    else if (const auto *Member = dyn_cast<MemberExpr>(S))
+      add(Member->getMemberDecl());
+    // A call a template leaves unresolved may call any of the candidates,
+    // or, through a dependent object, any function of its name.
+    else if (const auto *Overloads = dyn_cast<OverloadExpr>(S)) {
+      for (const NamedDecl *D : Overloads->decls())
+        add(D->getUnderlyingDecl());
+      addName(Overloads->getName());
+    } else if (const auto *Dependent = dyn_cast<CXXDependentScopeMemberExpr>(S))
+      addName(Dependent->getMember());
+    else if (const auto *Dependent = dyn_cast<DependentScopeDeclRefExpr>(S))
+      addName(Dependent->getDeclName());
     return true;
   }
 
@@ -174,10 +166,15 @@ private:
         isLibraryFunction(FD))
       return;
     // A call of a template's instantiation runs the template's code.
-    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+        Pattern && Pattern != FD)
       add(Pattern);
     if (Seen.insert(FD->getCanonicalDecl()).second)
       Out.addReference(FunctionSummaries::keyOf(FD));
+  }
+  void addName(DeclarationName Name) {
+    if (Name.isIdentifier())
+      Out.addReference(Name.getAsString(), /*Dependent=*/true);
   }
 
   const SourceManager &SM;
@@ -190,7 +187,7 @@ private:
 FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
   FunctionSummaries Out;
   ReferenceFinder(Ctx.getSourceManager(), Out)
-      .TraverseDecl(Ctx.getTranslationUnitDecl());
+      .walkDecl(Ctx.getTranslationUnitDecl());
   Summarisable Finder(Ctx);
   Finder.walkDecl(Ctx.getTranslationUnitDecl());
   const SourceManager &SM = Ctx.getSourceManager();
