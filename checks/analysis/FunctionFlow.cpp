@@ -247,7 +247,11 @@ std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
     // ema.mul_(0.9).add_(x) updates ema as well.
     bool OnVar = names(Object, Var) ||
                  (isUpdatingMethod(Name) && names(inPlaceChainRoot(Object), Var));
-    bool OnElement = !OnVar && names(containerOf(Object), Var);
+    // x.slice(0, a, b).sigmoid_().add_(e) updates an element of x.
+    bool OnElement =
+        !OnVar && (names(containerOf(Object), Var) ||
+                   (isUpdatingMethod(Name) &&
+                    names(containerOf(inPlaceChainRoot(Object)), Var)));
     // out.levels.push_back(t): one field of a struct of tensors changes.
     if (!OnVar && !OnElement) {
       auto Field = fieldWritten(Object, Var);

@@ -136,36 +136,12 @@ bool isSelfContainedInPlace(const CXXMemberCallExpr *Call) {
 /// `v.push_back(e)`); an update in place that brings nothing in
 /// (`v.slice(0, a, b).sigmoid_()`) leaves it a part of the same graph.
 bool takesValuesIn(const ValueDecl *D, const Stmt *Loop) {
-  class Writes : public StmtWalk {
-  public:
-    Writes(const ValueDecl *D)
-        : StmtWalk(Options{/*TemplateInstantiations=*/false,
-                           /*LambdaBodies=*/true}),
-          D(D) {}
-    bool Found = false;
-    bool visit(Stmt *S) override {
-      if (!isa<CallExpr, BinaryOperator, DeclStmt>(S))
-        return true;
-      // x.slice(0, a, b).sigmoid_().add_(e): the chain brings e into x.
-      if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
-          Call && isInPlaceTensorCall(Call) && !isSelfContainedInPlace(Call) &&
-          referencedDecl(containerOf(
-              inPlaceChainRoot(Call->getImplicitObjectArgument()))) == D)
-        return !(Found = true);
-      auto Def = definitionAt(S, D);
-      if (!Def)
-        return true;
-      const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
-      Found = Def->Kind != Definition::Update || !Call ||
-              !isSelfContainedInPlace(Call);
-      return !Found;
-    }
-
-  private:
-    const ValueDecl *D;
-  } W(D);
-  W.walk(Loop);
-  return W.Found;
+  return llvm::any_of(
+      definitionsIn(D, Loop, /*InLambdas=*/true), [](const Definition &Def) {
+        const auto *Call = dyn_cast<CXXMemberCallExpr>(Def.At);
+        return Def.Kind != Definition::Update || !Call ||
+               !isSelfContainedInPlace(Call);
+      });
 }
 
 /// The variable, or member of the object whose method this is, that
