@@ -589,3 +589,16 @@ void options_only(torch::nn::Linear &model, const torch::Tensor &x) {
   // CHECK: [[@LINE+1]]:3: history=yes
   probe_history(out.type_as(ids));
 }
+
+// An in-place chain on a slice that ends by bringing a value in writes the
+// tensor the slice was taken from; one that brings nothing in does not.
+void in_place_chains(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::Tensor filled = torch::zeros({4, 4});
+  filled.slice(0, 0, 2).sigmoid_().add_(model(x));
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(filled);
+  torch::Tensor squashed = torch::zeros({4, 4});
+  squashed.slice(0, 0, 2).sigmoid_().mul_(0.5);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(squashed);
+}
