@@ -771,10 +771,12 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
   else if (C.ByUse && C.KeptIn)
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers in '%0' and kept in '%1', a "
-         "private member that only its class reads: nothing differentiates "
-         "it",
+         "private member that only its class reads%select{| (the callers of "
+         "the methods that return what is computed from it drop that)}2: "
+         "nothing differentiates it",
          DiagnosticIDs::Note)
-        << C.Function->getNameAsString() << C.KeptIn->getName();
+        << C.Function->getNameAsString() << C.KeptIn->getName()
+        << C.DroppedByCallers;
   else if (C.ByUse)
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers and dropped in '%0'%select{|"

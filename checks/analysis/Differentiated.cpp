@@ -14,6 +14,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace clang;
 
@@ -438,15 +439,20 @@ static bool isFrameLocal(const ValueDecl *D) {
 }
 
 /// Whether \p D is a private member that only its class's code, all of it
-/// in view, reads, and that none of it hands out: no method returns what
-/// it is computed from, and none hands it to a function of the user's
-/// whose body is not in view (`savedResult`, a detector's last boxes, kept
-/// to draw the next frames). What it keeps dies with the object, and D
-/// answers for it from the backward passes of the unit. The class has no
-/// friends, and every method it declares has its body in view, except
-/// those declared by a macro (generated code, such as Qt's Q_OBJECT, which
-/// reaches members only through the methods it calls).
-static bool keptOnlyByItsClass(const ValueDecl *D) {
+/// in view, reads, and that none of it hands out: none hands it to a
+/// function of the user's whose body is not in view, and no method
+/// returns what it is computed from, unless \p Returners takes those
+/// methods, whose callers must then drop what they return
+/// (`savedResult`, a detector's last boxes, kept to draw the next frames;
+/// an image embedding that `predict()` runs a decoder on, returning the
+/// masks). What it keeps dies with the object, and D answers for it from
+/// the backward passes of the unit. The class has no friends, and every
+/// method it declares has its body in view, except those declared by a
+/// macro (generated code, such as Qt's Q_OBJECT, which reaches members only
+/// through the methods it calls).
+static bool
+keptOnlyByItsClass(const ValueDecl *D,
+                   llvm::SmallSetVector<const FunctionDecl *, 2> *Returners) {
   const auto *Field = dyn_cast<FieldDecl>(D);
   if (!Field || Field->getAccess() != AS_private)
     return false;
@@ -454,8 +460,9 @@ static bool keptOnlyByItsClass(const ValueDecl *D) {
   if (!Class || !Class->hasDefinition() || Class->isLambda() ||
       Class->hasFriends())
     return false;
-  const SourceManager &SM = Field->getASTContext().getSourceManager();
-  llvm::SmallVector<const Stmt *, 8> Bodies;
+  ASTContext &Ctx = Field->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::SmallVector<const FunctionDecl *, 8> Methods;
   for (const CXXMethodDecl *Method : Class->methods()) {
     if (Method->isImplicit() || Method->isDefaulted() || Method->isDeleted() ||
         Method->isPureVirtual() || Method->getLocation().isMacroID())
@@ -464,19 +471,28 @@ static bool keptOnlyByItsClass(const ValueDecl *D) {
     if (!Method->hasBody(Def) || !Def ||
         SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
       return false;
-    Bodies.push_back(Def->getBody());
+    Methods.push_back(Def);
   }
   class HandsOut : public StmtWalk {
   public:
-    HandsOut(const FieldDecl *Field, const TensorSources &Sources,
-             const SourceManager &SM)
-        : Field(Field), Sources(Sources), SM(SM) {}
+    HandsOut(const FieldDecl *Field, const FunctionDecl *Method,
+             const TensorSources &Sources, ASTContext &Ctx,
+             llvm::SmallSetVector<const FunctionDecl *, 2> *Returners)
+        : Field(Field), Method(Method), Sources(Sources), Ctx(Ctx),
+          SM(Ctx.getSourceManager()), Returners(Returners) {}
     bool Found = false;
     bool visit(Stmt *S) override {
       if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
         const Expr *Value = Return->getRetValue();
-        Found |= Value && holdsTensorsOrFields(Value->getType()) &&
-                 from(Value);
+        if (!Value || !holdsTensorsOrFields(Value->getType()) || !from(Value))
+          return true;
+        // The method's own return (not a lambda's in it), whose callers
+        // the asker follows.
+        if (Returners && !isa<CXXConstructorDecl>(Method) &&
+            enclosingFunction(Return, Ctx) == Method)
+          Returners->insert(Method);
+        else
+          Found = true;
       } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
         const FunctionDecl *Callee = Call->getDirectCallee();
         if (Callee && userBodyNotInUnit(Callee, SM))
@@ -491,12 +507,16 @@ static bool keptOnlyByItsClass(const ValueDecl *D) {
       return referencedDecl(E) == Field || Sources.sourcesOf(E).contains(Field);
     }
     const FieldDecl *Field;
+    const FunctionDecl *Method;
     const TensorSources &Sources;
+    ASTContext &Ctx;
     const SourceManager &SM;
+    llvm::SmallSetVector<const FunctionDecl *, 2> *Returners;
   };
-  for (const Stmt *Body : Bodies) {
+  for (const FunctionDecl *Method : Methods) {
+    const Stmt *Body = Method->getBody();
     TensorSources Sources(Body);
-    HandsOut Finder(Field, Sources, SM);
+    HandsOut Finder(Field, Method, Sources, Ctx, Returners);
     Finder.walk(Body);
     if (Finder.Found)
       return false;
@@ -542,8 +562,11 @@ public:
     if (const ValueDecl *D = referencedDecl(E))
       Stored.insert(D); // a variable the caller passed: itself
     llvm::SmallVector<const ParmVarDecl *, 2> OutParams;
+    // The methods that return what a private member keeps it in is
+    // computed from.
+    llvm::SmallSetVector<const FunctionDecl *, 2> Returners;
     auto Local = [&](const ValueDecl *D) {
-      if (isFrameLocal(D) || keptOnlyByItsClass(D))
+      if (isFrameLocal(D) || keptOnlyByItsClass(D, &Returners))
         return true;
       if (!isOutParameter(D, Function))
         return false;
@@ -557,9 +580,22 @@ public:
         leavesTypeErased(Body, E, Holders, Ctx))
       return false;
     bool Returned = returnsValue(E, Holders, Body, Sources, Ctx, History);
+    // What a method returns from the member it is kept in: each caller of
+    // that method must drop it in turn.
+    for (const FunctionDecl *Method : Returners) {
+      if (Method == Function && Returned)
+        continue; // followed below
+      auto Sites = callSitesOf(Method, Depth, /*OnlyResult=*/true);
+      if (!Sites)
+        return false;
+      Followed = true;
+      for (const CallExpr *Site : *Sites)
+        if (!at(Site, nullptr, Depth + 1))
+          return false;
+    }
     if (Returned || !OutParams.empty()) {
       // Out of the function: each caller must drop it in turn.
-      auto Sites = callSitesOf(Function, Depth);
+      auto Sites = callSitesOf(Function, Depth, OutParams.empty());
       if (!Sites)
         return false;
       Followed = true;
@@ -582,27 +618,47 @@ public:
   bool Followed = false;
 
 private:
-  /// The calls of \p Function when they are all in view: none is in
-  /// another unit (as the summaries say), its address does not escape, it
-  /// is not a virtual method (an override's caller may call it through the
-  /// base) and not a lambda.
+  /// The calls of \p Function in the unit, when every call is known: its
+  /// address does not escape, it is not a virtual method (an override's
+  /// caller may call it through the base) and not a lambda; and the calls
+  /// in other units (as the summaries say) are none, or, when only what
+  /// it returns is followed (\p OnlyResult), all of them in a known grad
+  /// mode and none differentiating what it returns. Null when some call
+  /// is not known, or none is made at all.
   std::optional<llvm::SmallVector<const CallExpr *, 4>>
-  callSitesOf(const FunctionDecl *Function, unsigned Depth) {
+  callSitesOf(const FunctionDecl *Function, unsigned Depth, bool OnlyResult) {
     if (Depth >= 3)
       return std::nullopt;
     if (const auto *Method = dyn_cast<CXXMethodDecl>(Function))
       if (Method->isVirtual() || Method->getParent()->isLambda())
         return std::nullopt;
     auto Sites = Callers.of(Function);
-    if (!Sites || Sites->empty())
+    if (!Sites)
       return std::nullopt;
-    // Only asked when there are calls to follow: a unit whose answer
-    // cannot change is not checked again for the project's summaries.
+    llvm::SmallVector<const CallExpr *, 4> InUnit(Sites->begin(), Sites->end());
     const FunctionSummaries *Summaries =
         History ? History->options().Summaries.get() : nullptr;
-    if (Summaries && (Summaries->used(Function) || Summaries->called(Function)))
+    // Only asked when the answer may depend on them: a unit whose answer
+    // cannot change is not checked again for the project's summaries.
+    if (!Summaries || (InUnit.empty() && !OnlyResult)) {
+      if (InUnit.empty())
+        return std::nullopt;
+      return InUnit;
+    }
+    const UsedSummary *Used = Summaries->used(Function);
+    const CalledSummary *Called = Summaries->called(Function);
+    if (!Used && !Called) {
+      if (InUnit.empty())
+        return std::nullopt;
+      return InUnit;
+    }
+    // Calls in other units: what their summaries say they do with the
+    // result (an address taken there leaves the grad mode unknown, and the
+    // calls with it).
+    if (!OnlyResult || !Used || Used->Differentiated || !Called ||
+        Called->GradMode == CalledSummary::Unknown)
       return std::nullopt;
-    return llvm::SmallVector<const CallExpr *, 4>(Sites->begin(), Sites->end());
+    return InUnit;
   }
 
   ASTContext &Ctx;
