@@ -474,11 +474,12 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   analysis::DeclSet Holders;
   std::optional<bool> Discarded;
   bool ThroughCallers = false;
+  std::string ElsewhereAt;
   auto discarded = [&] {
     if (!Discarded)
       Discarded = analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx),
                                              &Holders, &History,
-                                             &ThroughCallers);
+                                             &ThroughCallers, &ElsewhereAt);
     return *Discarded;
   };
   const analysis::NameGuesses &Names = HistoryOpts.names();
@@ -528,6 +529,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.Function = Function;
       C.ByUse = true;
       C.DroppedByCallers = ThroughCallers;
+      C.DroppedElsewhereAt = ElsewhereAt;
       C.Block = Block;
       for (const ValueDecl *D : Holders)
         if (const auto *Field = dyn_cast<FieldDecl>(D);
@@ -802,6 +804,12 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     diag(C.Function->getLocation(),
          "'%0' starts the thread while a guard is active", DiagnosticIDs::Note)
         << C.Function->getNameAsString();
+  if (C.ByUse && !C.DroppedElsewhereAt.empty())
+    diag(F.Forward->getBeginLoc(),
+         "callers in other files do not differentiate what is returned to "
+         "them, as the project's function summaries say (the first at %0)",
+         DiagnosticIDs::Note)
+        << C.DroppedElsewhereAt;
   // What the finding assumes about code out of view.
   if (analysis::isForwardCallOutOfView(F.Forward, HistoryOpts.names()))
     diag(F.Forward->getBeginLoc(),

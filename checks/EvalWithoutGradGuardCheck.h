@@ -37,6 +37,9 @@ private:
     bool ByUse = false; ///< its result is only read as numbers, then dropped
     /// ... by the callers it is returned or written back to.
     bool DroppedByCallers = false;
+    /// ... some of them in other files, the first at this place, as their
+    /// summaries say.
+    std::string DroppedElsewhereAt;
     /// ... or kept in this private member, which only its class reads.
     const clang::FieldDecl *KeptIn = nullptr;
     /// For evaluation by use: the function whose callers, all out of view,

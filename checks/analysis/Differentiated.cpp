@@ -616,6 +616,9 @@ public:
 
   /// Whether the value was followed out of its function into callers.
   bool Followed = false;
+  /// Where the first call in another unit that the summaries answered
+  /// for is.
+  std::string ElsewhereAt;
 
 private:
   /// The calls of \p Function in the unit, when every call is known: its
@@ -658,6 +661,8 @@ private:
     if (!OnlyResult || !Used || Used->Differentiated || !Called ||
         Called->GradMode == CalledSummary::Unknown)
       return std::nullopt;
+    if (ElsewhereAt.empty())
+      ElsewhereAt = Used->At;
     return InUnit;
   }
 
@@ -679,11 +684,13 @@ bool parameterMayBeDifferentiated(const FunctionDecl *Def,
 
 bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
                       DeclSet *HoldersOut, HistoryAnalysis *History,
-                      bool *ThroughCallers) {
+                      bool *ThroughCallers, std::string *ElsewhereAt) {
   Discarded Question(Ctx, Callers, History);
   bool Result = Question.at(E, HoldersOut, 0);
   if (ThroughCallers)
     *ThroughCallers = Result && Question.Followed;
+  if (ElsewhereAt)
+    *ElsewhereAt = Result ? Question.ElsewhereAt : "";
   return Result;
 }
 

@@ -18,6 +18,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
+#include <string>
+
 namespace torch_tidy::analysis {
 
 class HistoryAnalysis;
@@ -63,19 +65,24 @@ bool parameterMayBeDifferentiated(const clang::FunctionDecl *Def,
 /// Whether \p E's history is thrown away: the value, and what is computed
 /// from it, stay in variables of its function's own frame (or in a private
 /// member that only its class, all of it in view, reads and none of it
-/// hands out), and nothing may differentiate them (a function whose body
-/// is not in the unit may). What
+/// hands out but by returning what it computes from it to callers that
+/// drop that in turn), and nothing may differentiate them (a function
+/// whose body is not in the unit may). What
 /// the function returns, or writes into an out-parameter (a non-const
-/// tensor reference), is followed to every call site when the unit has
-/// them all (not a virtual method, no call in another unit), up to three
-/// callers out, and must be dropped there in turn. Only numbers read from
-/// it (`item()`, `argmax`, sizes, a printout) or detached copies leave.
-/// \p Holders, when given, receives the variables of \p E's own function
-/// that hold it; \p ThroughCallers, whether callers had to be followed.
+/// tensor reference), is followed to every call site when every call is
+/// known (not a virtual method; for a returned value, the calls in other
+/// units count when their summaries say none differentiates it), up to
+/// three callers out, and must be dropped there in turn. Only numbers read
+/// from it (`item()`, `argmax`, sizes, a printout) or detached copies
+/// leave. \p Holders, when given, receives the variables of \p E's own
+/// function that hold it; \p ThroughCallers, whether callers had to be
+/// followed; \p ElsewhereAt, where the first call in another unit that
+/// the summaries answered for is (`file:line:column`), or "".
 bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
                       const CallSites &Callers, DeclSet *Holders = nullptr,
                       HistoryAnalysis *History = nullptr,
-                      bool *ThroughCallers = nullptr);
+                      bool *ThroughCallers = nullptr,
+                      std::string *ElsewhereAt = nullptr);
 
 /// Whether \p E's value (an expression of function \p Function) leaves the
 /// function through a return statement.
