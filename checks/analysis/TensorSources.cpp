@@ -8,6 +8,7 @@
 #include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
 
 using namespace clang;
 
@@ -20,12 +21,20 @@ public:
   explicit AssignmentCollector(Map &Stored) : Stored(Stored) {}
 
   bool visitDecl(Decl *D) override {
-    if (const auto *VD = dyn_cast<VarDecl>(D))
+    // A range-for's variable is stored from its range (below).
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && !VD->isCXXForRangeDecl())
       if (const Expr *Init = VD->getInit())
         Stored[VD].push_back(Init);
     return true;
   }
   bool visit(Stmt *S) override {
+    // for (auto &l : log_probs): l holds each element of log_probs in turn
+    // (its own initialiser reads the hidden iterator, not the range).
+    if (auto *For = dyn_cast<CXXForRangeStmt>(S)) {
+      if (const VarDecl *Var = For->getLoopVariable(); Var && For->getRangeInit())
+        Stored[Var].push_back(For->getRangeInit());
+      return true;
+    }
     if (auto *BO = dyn_cast<BinaryOperator>(S))
       return visitBinaryOperator(BO);
     if (auto *Call = dyn_cast<CXXOperatorCallExpr>(S))

@@ -3,6 +3,7 @@
 
 #include <torch/torch.h>
 #include <tuple>
+#include <vector>
 
 void probe_sources(const torch::Tensor &);
 
@@ -49,4 +50,16 @@ void numbers_only(torch::nn::Linear &model, const torch::Tensor &x) {
   auto kept = probe.view(shape);
   // CHECK: [[@LINE+1]]:3: sources=kept,probe,x
   probe_sources(kept);
+}
+
+// A range-for's variable holds each element of the range in turn.
+void range_for(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> outs;
+  for (const auto &x : xs)
+    outs.push_back(model(x));
+  torch::Tensor total = torch::zeros({});
+  for (const auto &out : outs)
+    total = total + out;
+  // CHECK: [[@LINE+1]]:3: sources=out,outs,total,x,xs
+  probe_sources(total);
 }

@@ -293,6 +293,23 @@ struct Policy {
   }
 };
 
+// The same, with the loss summed over the list by a range-for.
+struct RangePolicy {
+  torch::nn::Linear net{4, 2};
+  std::vector<torch::Tensor> saved_log_probs;
+  void select_action(const torch::Tensor &state) {
+    saved_log_probs.push_back(torch::log_softmax(net(state), 1).select(1, 0));
+  }
+  void finish_episode(torch::optim::Adam &optimizer) {
+    torch::Tensor loss = torch::zeros({});
+    for (const auto &log_prob : saved_log_probs)
+      loss = loss - log_prob;
+    loss.backward();
+    optimizer.step();
+    saved_log_probs.clear();
+  }
+};
+
 void inputs_only(const std::vector<torch::Tensor> &batches) {
   std::vector<torch::Tensor> normalised;
   for (const auto &batch : batches)
