@@ -656,10 +656,10 @@ private:
       return InUnit;
     }
     // Calls in other units: what their summaries say they do with the
-    // result (an address taken there leaves the grad mode unknown, and the
-    // calls with it).
-    if (!OnlyResult || !Used || Used->Differentiated || !Called ||
-        Called->GradMode == CalledSummary::Unknown)
+    // result, which each must drop (an address taken there leaves the grad
+    // mode unknown, and the calls with it).
+    if (!OnlyResult || !Used || Used->Differentiated || !Used->Dropped ||
+        !Called || Called->GradMode == CalledSummary::Unknown)
       return std::nullopt;
     if (ElsewhereAt.empty())
       ElsewhereAt = Used->At;

@@ -239,11 +239,13 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
   }
   if (!Finder.Calls.empty() || !Finder.Results.empty()) {
     HistoryAnalysis History(Ctx, &Sites, Options);
-    for (const CallExpr *Call : Finder.Results)
-      Out.addUsed(FunctionSummaries::keyOf(Call->getDirectCallee()),
-                  callerMayDifferentiate(Call, Ctx, Sites,
-                                         /*OpaqueCallsMay=*/true, &History),
-                  Where(Call));
+    for (const CallExpr *Call : Finder.Results) {
+      bool May = callerMayDifferentiate(Call, Ctx, Sites,
+                                        /*OpaqueCallsMay=*/true, &History);
+      Out.addUsed(FunctionSummaries::keyOf(Call->getDirectCallee()), May,
+                  Where(Call),
+                  !May && historyDiscarded(Call, Ctx, Sites, nullptr, &History));
+    }
     for (const CallExpr *Call : Finder.Calls) {
       const FunctionDecl *FD = Call->getDirectCallee();
       std::string Key;

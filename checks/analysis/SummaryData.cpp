@@ -200,15 +200,17 @@ const UsedSummary *FunctionSummaries::used(const FunctionDecl *FD) const {
 }
 
 void FunctionSummaries::addUsed(const std::string &Key, bool Differentiated,
-                                llvm::StringRef At) {
-  auto [It, New] = Used.try_emplace(Key, UsedSummary{Differentiated, At.str()});
+                                llvm::StringRef At, bool Dropped) {
+  auto [It, New] =
+      Used.try_emplace(Key, UsedSummary{Differentiated, At.str(), Dropped});
   if (New)
     return;
   UsedSummary &U = It->second;
+  U.Dropped = U.Dropped && Dropped;
   // The witness: the first call that may differentiate it, or else the
   // first call, whatever order the units are merged in.
   if (Differentiated && !U.Differentiated)
-    U = UsedSummary{true, At.str()};
+    U = UsedSummary{true, At.str(), U.Dropped};
   else if (Differentiated == U.Differentiated && !At.empty() &&
            (U.At.empty() || At < U.At))
     U.At = At.str();
@@ -292,7 +294,7 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
                   From, P.Name);
   mergeReferences(Other);
   for (const auto &[Key, U] : Other.Used)
-    addUsed(Key, U.Differentiated, U.At);
+    addUsed(Key, U.Differentiated, U.At, U.Dropped);
   for (const auto &[Key, C] : Other.Called)
     addCalled(Key, C.GradMode, C.At);
   for (const auto &[Key, May] : Other.Parameters)
@@ -331,6 +333,8 @@ std::string FunctionSummaries::answerTo(llvm::StringRef Query) const {
     auto It = Used.find(Query.str());
     return It == Used.end() ? "-"
                             : (It->second.Differentiated ? "D " : "N ") +
+                                  std::string(It->second.Dropped ? "dropped "
+                                                                 : "") +
                                   It->second.At;
   }
   // The mode only: where the witness is does not change an analysis.
@@ -455,7 +459,9 @@ llvm::json::Value FunctionSummaries::toJSON() const {
                              {"passed", std::move(PassedList)}};
     if (auto It = Used.find(Key); It != Used.end())
       Entry["used"] = llvm::json::Object{
-          {"differentiated", It->second.Differentiated}, {"at", It->second.At}};
+          {"differentiated", It->second.Differentiated},
+          {"at", It->second.At},
+          {"dropped", It->second.Dropped}};
     if (auto It = Called.find(Key); It != Called.end())
       Entry["called"] = llvm::json::Object{
           {"grad_mode", modeText(It->second.GradMode)}, {"at", It->second.At}};
@@ -563,7 +569,10 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
         Error = "a malformed result use summary of '" + Key->str() + "'";
         return false;
       }
-      Out.addUsed(Key->str(), *Differentiated, *At);
+      // Optional: files written before drops were summarised have none,
+      // and say no call drops it.
+      Out.addUsed(Key->str(), *Differentiated, *At,
+                  U->getBoolean("dropped").value_or(false));
     }
     // Optional: files written before calls' grad mode was summarised have
     // none.

@@ -62,10 +62,13 @@ struct PassedSummary {
 
 /// What calls in other units do with what a function returns: whether one
 /// at least may differentiate it (D), and where the first call is
-/// (`file:line:column`; the first one that may, when one does).
+/// (`file:line:column`; the first one that may, when one does); and whether
+/// every one drops it (it stays in variables of the caller's frame, or goes
+/// back to callers that drop it in turn: historyDiscarded).
 struct UsedSummary {
   bool Differentiated = false;
   std::string At;
+  bool Dropped = false;
 };
 
 /// The grad mode the calls of a function in other units run it in: Off
@@ -160,7 +163,8 @@ public:
 
   /// Records that a call at \p At of the function \p Key may
   /// differentiate what it returns, or not.
-  void addUsed(const std::string &Key, bool Differentiated, llvm::StringRef At);
+  void addUsed(const std::string &Key, bool Differentiated, llvm::StringRef At,
+               bool Dropped = false);
 
   /// Records that the function \p Key, defined in the unit, may
   /// differentiate what its parameters \p May are handed, and not what
