@@ -643,26 +643,24 @@ private:
         History ? History->options().Summaries.get() : nullptr;
     // Only asked when the answer may depend on them: a unit whose answer
     // cannot change is not checked again for the project's summaries.
-    if (!Summaries || (InUnit.empty() && !OnlyResult)) {
-      if (InUnit.empty())
-        return std::nullopt;
-      return InUnit;
+    const UsedSummary *Used = nullptr;
+    const CalledSummary *Called = nullptr;
+    if (Summaries && (!InUnit.empty() || OnlyResult)) {
+      Used = Summaries->used(Function);
+      Called = Summaries->called(Function);
     }
-    const UsedSummary *Used = Summaries->used(Function);
-    const CalledSummary *Called = Summaries->called(Function);
-    if (!Used && !Called) {
-      if (InUnit.empty())
+    if (Used || Called) {
+      // Calls in other units: what their summaries say they do with the
+      // result, which each must drop (an address taken there leaves the
+      // grad mode unknown, and the calls with it).
+      if (!OnlyResult || !Used || Used->Differentiated || !Used->Dropped ||
+          !Called || Called->GradMode == CalledSummary::Unknown)
         return std::nullopt;
-      return InUnit;
-    }
-    // Calls in other units: what their summaries say they do with the
-    // result, which each must drop (an address taken there leaves the grad
-    // mode unknown, and the calls with it).
-    if (!OnlyResult || !Used || Used->Differentiated || !Used->Dropped ||
-        !Called || Called->GradMode == CalledSummary::Unknown)
+      if (ElsewhereAt.empty())
+        ElsewhereAt = Used->At;
+    } else if (InUnit.empty()) {
       return std::nullopt;
-    if (ElsewhereAt.empty())
-      ElsewhereAt = Used->At;
+    }
     return InUnit;
   }
 
