@@ -94,6 +94,17 @@ void FunctionSummaries::add(std::string Key, FunctionSummary S) {
   }
 }
 
+/// Adds one more pass to what \p Into says: what it carries, walked only if
+/// every pass is, and the same witness whatever order the units are merged
+/// in.
+static void joinPass(PassedSummary &Into, Carries C, llvm::StringRef At,
+                     bool Walked) {
+  Into.Passed |= C;
+  Into.Walked = Into.Walked && Walked;
+  if (!At.empty() && (Into.At.empty() || At < Into.At))
+    Into.At = At.str();
+}
+
 std::optional<PassedSummary>
 FunctionSummaries::passed(const FunctionDecl *FD, unsigned Index) const {
   if (!Recording && Passed.empty())
@@ -117,15 +128,10 @@ FunctionSummaries::livePassed(const std::string &Key, unsigned Index) const {
     if (!runs(From, Record.Name))
       continue;
     const PassedSummary &S = Record.Summary;
-    if (!Out) {
+    if (!Out)
       Out = S;
-      continue;
-    }
-    Out->Passed |= S.Passed;
-    Out->Walked = Out->Walked && S.Walked;
-    // The same witness whatever order the units are merged in.
-    if (!S.At.empty() && (Out->At.empty() || S.At < Out->At))
-      Out->At = S.At;
+    else
+      joinPass(*Out, S.Passed, S.At, S.Walked);
   }
   return Out;
 }
@@ -162,13 +168,8 @@ void FunctionSummaries::addPassed(const std::string &Key, unsigned Index,
                                   const std::string &FromName) {
   auto [It, New] = Passed[Key][Index].try_emplace(
       From, PassesFrom{PassedSummary{C, At.str(), Walked}, FromName});
-  if (New)
-    return;
-  PassedSummary &S = It->second.Summary;
-  S.Passed |= C;
-  S.Walked = S.Walked && Walked;
-  if (!At.empty() && (S.At.empty() || At < S.At))
-    S.At = At.str();
+  if (!New)
+    joinPass(It->second.Summary, C, At, Walked);
 }
 
 const PassedSummary *FunctionSummaries::member(const FieldDecl *Field) const {
