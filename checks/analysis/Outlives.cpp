@@ -297,13 +297,20 @@ std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
     return std::nullopt;
   }
   const Stmt *Loop = innermostLoop(At, Ctx);
-  if (isa<FieldDecl>(D))
-    return Lifetime{Lifetime::Call, D, Loop};
   const auto *Var = dyn_cast<VarDecl>(D);
+  if (isa<FieldDecl>(D) || (Var && !Var->hasLocalStorage())) {
+    Lifetime L{Lifetime::Call, D, Loop};
+    // Written through a field of its own: that field holds what is stored.
+    ObjectPath Path = objectPath(containerOf(Target));
+    if (Path.leaf() != D && isa_and_nonnull<FieldDecl>(Path.leaf()) &&
+        llvm::is_contained(Path.Decls, D)) {
+      L.Part = Path.leaf();
+      L.PartPath = std::move(Path);
+    }
+    return L;
+  }
   if (!Var)
     return std::nullopt;
-  if (!Var->hasLocalStorage())
-    return Lifetime{Lifetime::Call, D, Loop};
   if (isa<ParmVarDecl>(Var)) {
     QualType T = Var->getType();
     if ((T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified()) ||
@@ -390,6 +397,19 @@ private:
   std::optional<TensorSources> Own;
   const Decl *OwnFor = nullptr;
 };
+
+/// The object a reset found by ResetFinder acts on: that of `v.clear()`,
+/// the left side of `v = fresh`.
+static const Expr *resetObject(const Stmt *Reset) {
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Reset))
+    return Call->getImplicitObjectArgument();
+  if (const auto *BO = dyn_cast<BinaryOperator>(Reset))
+    return BO->getLHS();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Reset);
+      Op && Op->getNumArgs() == 2)
+    return Op->getArg(0);
+  return nullptr;
+}
 
 llvm::SmallVector<const Stmt *, 4> resetsIn(const Stmt *S,
                                             const ValueDecl *Target) {
@@ -1144,15 +1164,27 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
   if (isResetModuleState(L, At, Ctx) && !stateKeptForNothing(L, At, Ctx, History))
     return true;
   // A member or global: somewhere in this file a backward pass walks it and
-  // something clears or replaces it.
+  // something clears or replaces it. Written through a field of its own,
+  // that field of this object: walked (through the object), and cleared as
+  // the write names it (or the whole object replaced).
+  const ValueDecl *Held = L.Part ? L.Part : L.Target;
   bool Consumed = false, Reset = false;
   for (Decl *D : userDecls(Ctx)) {
     ResetFinder Resets(L.Target);
     Resets.walkDecl(D);
     Reset |= !Resets.Resets.empty();
+    if (L.Part) {
+      ResetFinder PartResets(L.Part);
+      PartResets.walkDecl(D);
+      Reset |= llvm::any_of(PartResets.Resets, [&](const Stmt *S) {
+        const Expr *Object = resetObject(S);
+        return Object && objectPath(Object) == L.PartPath;
+      });
+    }
     for (const CallExpr *Backward : backwardPassesInDecl(D))
       if (const Stmt *Body = enclosingFunctionBody(Backward, Ctx))
-        Consumed |= walksGraphOf(Backward, L.Target, TensorSources(Body));
+        if (TensorSources Sources(Body); walksGraphOf(Backward, Held, Sources))
+          Consumed |= !L.Part || walksGraphOf(Backward, L.Target, Sources);
     if (Consumed && Reset)
       return true;
   }

@@ -7,8 +7,9 @@
 // of these; or the object of a method, when its class is itself a container
 // of tensors. Bounded on purpose, and so excused: a target whose graph a
 // backward pass consumes after the loop (unrolled BPTT, micro-batch
-// accumulation), a member that the translation unit both backpropagates
-// through and clears (REINFORCE-style log-probability lists), a target
+// accumulation), a member (or the field of a member that the write goes
+// through) that the translation unit both backpropagates through and clears
+// (REINFORCE-style log-probability lists), a target
 // cleared before the store on every iteration, and a by-reference
 // parameter of a function that trains nothing, unless a call site in view
 // hands it an object that outlives the caller's iteration.
@@ -17,6 +18,7 @@
 #ifndef TORCH_TIDY_ANALYSIS_OUTLIVES_H
 #define TORCH_TIDY_ANALYSIS_OUTLIVES_H
 
+#include "checks/analysis/ObjectPaths.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -38,6 +40,12 @@ struct Lifetime {
   /// The object of the method itself (`push_back(t)`, `(*this)[k] = t` in
   /// a class derived from a container of tensors), when Target is null.
   const clang::CXXRecordDecl *Self = nullptr;
+  /// For a member or global written through a field of its own
+  /// (`policy_.saved_log_probs.push_back(t)`, Target `policy_`): that field,
+  /// the part of the object that holds what is stored, and how the write
+  /// names it (`this.policy_.saved_log_probs`).
+  const clang::ValueDecl *Part = nullptr;
+  ObjectPath PartPath = {};
 
   /// How messages name the target: its name, or `*this`.
   std::string name() const;
