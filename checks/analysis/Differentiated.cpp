@@ -127,7 +127,7 @@ public:
     DeclSet Stored = storedInto(E, Ctx);
     if (const ValueDecl *D = referencedDecl(E))
       Stored.insert(D); // a variable: itself
-    DeclSet Holders = Sources.computedFrom(Stored);
+    DeclSet Holders = Sources.historyFrom(Stored, Ctx);
     // A backward pass in the function.
     for (const CallExpr *Backward : backwardPassesIn(Body)) {
       const Expr *Roots = backwardRoots(Backward);
@@ -281,7 +281,7 @@ public:
       return true;
     DeclSet From;
     From.insert(Param);
-    return handedOn(nullptr, TensorSources(Def->getBody()).computedFrom(From),
+    return handedOn(nullptr, TensorSources(Def->getBody()).historyFrom(From, Ctx),
                     Def->getBody(), 0);
   }
 
@@ -308,7 +308,7 @@ private:
         return true;
     DeclSet From;
     From.insert(Param);
-    DeclSet Holders = Sources.computedFrom(From);
+    DeclSet Holders = Sources.historyFrom(From, Ctx);
     for (const ValueDecl *D : Holders)
       if (isa<FieldDecl>(D) && walkedAnywhere(D))
         return true;
@@ -524,7 +524,7 @@ keptOnlyByItsClass(const ValueDecl *D,
     // global, a reference the caller passed).
     DeclSet From;
     From.insert(Field);
-    for (const ValueDecl *Holder : Sources.computedFrom(From))
+    for (const ValueDecl *Holder : Sources.historyFrom(From, Ctx))
       if (Holder != Field && !isFrameLocal(Holder))
         return false;
   }
@@ -575,7 +575,7 @@ public:
     };
     if (!llvm::all_of(Stored, Local))
       return false;
-    DeclSet Holders = Sources.computedFrom(Stored);
+    DeclSet Holders = Sources.historyFrom(Stored, Ctx);
     if (!llvm::all_of(Holders, Local) ||
         leavesTypeErased(Body, E, Holders, Ctx))
       return false;

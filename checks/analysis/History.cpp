@@ -21,21 +21,6 @@ using namespace clang;
 namespace torch_tidy::analysis {
 
 
-/// Tensor operations whose result carries no history.
-static bool isCutName(llvm::StringRef Name) {
-  return llvm::is_contained(
-      {"detach", "detach_", "item", "data", "argmax", "argmin", "argsort",
-       "eq", "ne", "lt", "gt", "le", "ge", "greater", "less", "greater_equal",
-       "less_equal", "equal", "sizes", "size", "numel", "dim", "isnan",
-       "isinf", "isfinite", "logical_not", "logical_and", "logical_or",
-       "logical_xor", "nonzero", "any", "all", "grad", "is_nonzero",
-       "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
-       "floor_divide", "zeros_like", "ones_like", "empty_like", "full_like",
-       "rand_like", "randn_like", "randint_like", "multinomial", "bernoulli",
-       "randperm", "long", "int", "bool", "byte", "char", "short"},
-      Name);
-}
-
 /// Functions that make a new tensor, with history only if asked for.
 static bool isFactory(llvm::StringRef Name) {
   return llvm::is_contained({"zeros", "ones", "empty", "full", "rand", "randn",
@@ -72,49 +57,6 @@ private:
 };
 
 } // namespace
-
-/// Whether \p E is a dtype constant naming an integer or bool type.
-static bool isIntegralDtype(const Expr *E, const ASTContext &Ctx) {
-  QualType T = E->getType().getNonReferenceType().getCanonicalType();
-  const auto *Enum = T->getAs<EnumType>();
-  if (!Enum || Enum->getDecl()->getName() != "ScalarType")
-    return false;
-  Expr::EvalResult Result;
-  if (!E->EvaluateAsInt(Result, Ctx))
-    return false;
-  llvm::APSInt Value = Result.Val.getInt();
-  for (const EnumConstantDecl *Constant : Enum->getDecl()->enumerators())
-    if (llvm::APSInt::isSameValue(Constant->getInitVal(), Value))
-      return llvm::is_contained({"Byte", "Char", "Short", "Int", "Long", "Bool",
-                                 "UInt16", "UInt32", "UInt64", "QInt8",
-                                 "QUInt8", "QInt32"},
-                                Constant->getName());
-  return false;
-}
-
-bool cutsHistory(const Expr *E, const ASTContext &Ctx) {
-  const auto *Call = dyn_cast_or_null<CallExpr>(stripWrappers(E));
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD)
-    return false;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
-    return llvm::is_contained({OO_EqualEqual, OO_ExclaimEqual, OO_Less,
-                               OO_Greater, OO_LessEqual, OO_GreaterEqual,
-                               OO_Exclaim, OO_AmpAmp, OO_PipePipe},
-                              Op->getOperator());
-  llvm::StringRef Name = FD->getIdentifier() ? FD->getName() : "";
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
-    if (!isTensorType(Member->getImplicitObjectArgument()->getType()))
-      return false;
-    if (isCutName(Name))
-      return true;
-    return (Name == "to" || Name == "type" || Name == "toType") &&
-           llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
-             return isIntegralDtype(Arg, Ctx);
-           });
-  }
-  return isTorchFunction(FD) && isCutName(Name);
-}
 
 /// `std::get<N>(t)`: N, when \p FD is that.
 static std::optional<unsigned> getIndex(const FunctionDecl *FD) {
@@ -849,7 +791,7 @@ Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, int Element,
   // A method is also called through the methods it overrides: a call of
   // the base's virtual method passes its arguments to this one.
   llvm::SmallVector<const FunctionDecl *, 2> Called{Function};
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(Function))
+  if (isa<CXXMethodDecl>(Function))
     for (size_t I = 0; I < Called.size() && I < 8; ++I)
       for (const CXXMethodDecl *Base :
            cast<CXXMethodDecl>(Called[I])->overridden_methods())

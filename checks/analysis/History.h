@@ -74,10 +74,6 @@ struct HistoryOptions {
 };
 
 
-/// Whether the call \p E returns a value without history whatever its
-/// operands carry: detach(), item(), argmax, comparisons, integer and bool
-/// conversions, ...
-bool cutsHistory(const clang::Expr *E, const clang::ASTContext &Ctx);
 
 
 

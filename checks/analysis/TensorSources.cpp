@@ -85,12 +85,19 @@ private:
 /// Every variable or field named inside an expression.
 class NamedDeclCollector : public StmtWalk {
 public:
+  /// With \p CutsIn, what a value cut from the graph names is left out.
+  explicit NamedDeclCollector(const ASTContext *CutsIn = nullptr)
+      : CutsIn(CutsIn) {}
   llvm::SmallVector<const ValueDecl *, 8> Decls;
   /// The objects whose tensor-holding members are read (`buffer` in
   /// `buffer.log_probs`, `agent` and `rollout` in `agent.rollout.values`),
   /// whatever their own type: what is computed from a part of an object is
   /// computed from the object.
   llvm::SmallVector<const ValueDecl *, 4> Holders;
+  bool enter(Stmt *S) override {
+    const auto *E = dyn_cast<Expr>(S);
+    return !CutsIn || !E || !cutsHistory(E, *CutsIn);
+  }
   bool visit(Stmt *S) override {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
       Decls.push_back(Ref->getDecl());
@@ -115,6 +122,7 @@ private:
       }
     }
   }
+  const ASTContext *CutsIn;
 };
 } // namespace
 
@@ -124,12 +132,16 @@ TensorSources::TensorSources(const Stmt *FunctionBody) {
 }
 
 DeclSet TensorSources::sourcesOf(const Expr *E) const {
+  return sourcesOf(E, nullptr);
+}
+
+DeclSet TensorSources::sourcesOf(const Expr *E, const ASTContext *CutsIn) const {
   DeclSet Result;
   llvm::SmallPtrSet<const ValueDecl *, 16> Seen;
   llvm::SmallVector<const Expr *, 8> Work{E};
   while (!Work.empty()) {
     const Expr *Cur = Work.pop_back_val();
-    NamedDeclCollector Names;
+    NamedDeclCollector Names(CutsIn);
     Names.walk(Cur);
     for (const ValueDecl *D : Names.Decls) {
       if (!isa<VarDecl, FieldDecl, BindingDecl>(D) || !Seen.insert(D).second)
@@ -162,11 +174,25 @@ DeclSet TensorSources::sourcesOf(const Expr *E) const {
 }
 
 DeclSet TensorSources::computedFrom(const DeclSet &From) const {
+  return computedFrom(From, nullptr);
+}
+
+DeclSet TensorSources::historyFrom(const DeclSet &From,
+                                   const ASTContext &Ctx) const {
+  return computedFrom(From, &Ctx);
+}
+
+DeclSet TensorSources::computedFrom(const DeclSet &From,
+                                    const ASTContext *CutsIn) const {
   DeclSet Result = From;
   for (const auto &[D, Values] : StoredInto) {
     if (Result.contains(D))
       continue;
-    for (const ValueDecl *Source : sourcesOfDecl(D))
+    DeclSet Sources;
+    for (const Expr *Value : Values)
+      for (const ValueDecl *Source : sourcesOf(Value, CutsIn))
+        Sources.insert(Source);
+    for (const ValueDecl *Source : Sources)
       if (From.contains(Source)) {
         Result.insert(D);
         if (const auto *Whole = dyn_cast<DecompositionDecl>(D))

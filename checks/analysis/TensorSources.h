@@ -33,6 +33,12 @@ public:
   /// binding along with it).
   DeclSet computedFrom(const DeclSet &From) const;
 
+  /// computedFrom, following only what may carry autograd history: a value
+  /// cut from the graph (`t.detach()`, `t.item()`, `argmax`: cutsHistory)
+  /// is computed from nothing (`buffer.push_back(log_prob.detach())` takes
+  /// none of log_prob's graph into buffer).
+  DeclSet historyFrom(const DeclSet &From, const clang::ASTContext &Ctx) const;
+
   /// The values stored into \p D in the function.
   llvm::ArrayRef<const clang::Expr *> storedValues(const clang::ValueDecl *D) const;
 
@@ -43,6 +49,9 @@ public:
   DeclSet namedIn(const clang::Expr *E) const;
 
 private:
+  DeclSet sourcesOf(const clang::Expr *E, const clang::ASTContext *CutsIn) const;
+  DeclSet computedFrom(const DeclSet &From, const clang::ASTContext *CutsIn) const;
+
   /// Every expression whose value is stored into a local variable.
   llvm::DenseMap<const clang::ValueDecl *,
                  llvm::SmallVector<const clang::Expr *, 2>>

@@ -410,4 +410,61 @@ llvm::SmallVector<const CallExpr *, 4> forwardCallsIn(const Stmt *S,
   return std::move(Finder.Found);
 }
 
+bool isCutName(llvm::StringRef Name) {
+  return llvm::is_contained(
+      {"detach", "detach_", "item", "data", "argmax", "argmin", "argsort",
+       "eq", "ne", "lt", "gt", "le", "ge", "greater", "less", "greater_equal",
+       "less_equal", "equal", "sizes", "size", "numel", "dim", "isnan",
+       "isinf", "isfinite", "logical_not", "logical_and", "logical_or",
+       "logical_xor", "nonzero", "any", "all", "grad", "is_nonzero",
+       "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+       "floor_divide", "zeros_like", "ones_like", "empty_like", "full_like",
+       "rand_like", "randn_like", "randint_like", "multinomial", "bernoulli",
+       "randperm", "long", "int", "bool", "byte", "char", "short"},
+      Name);
+}
+
+/// Whether \p E is a dtype constant naming an integer or bool type.
+bool isIntegralDtype(const Expr *E, const ASTContext &Ctx) {
+  QualType T = E->getType().getNonReferenceType().getCanonicalType();
+  const auto *Enum = T->getAs<EnumType>();
+  if (!Enum || Enum->getDecl()->getName() != "ScalarType")
+    return false;
+  Expr::EvalResult Result;
+  if (!E->EvaluateAsInt(Result, Ctx))
+    return false;
+  llvm::APSInt Value = Result.Val.getInt();
+  for (const EnumConstantDecl *Constant : Enum->getDecl()->enumerators())
+    if (llvm::APSInt::isSameValue(Constant->getInitVal(), Value))
+      return llvm::is_contained({"Byte", "Char", "Short", "Int", "Long", "Bool",
+                                 "UInt16", "UInt32", "UInt64", "QInt8",
+                                 "QUInt8", "QInt32"},
+                                Constant->getName());
+  return false;
+}
+
+bool cutsHistory(const Expr *E, const ASTContext &Ctx) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(stripWrappers(E));
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD)
+    return false;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    return llvm::is_contained({OO_EqualEqual, OO_ExclaimEqual, OO_Less,
+                               OO_Greater, OO_LessEqual, OO_GreaterEqual,
+                               OO_Exclaim, OO_AmpAmp, OO_PipePipe},
+                              Op->getOperator());
+  llvm::StringRef Name = FD->getIdentifier() ? FD->getName() : "";
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    if (!isTensorType(Member->getImplicitObjectArgument()->getType()))
+      return false;
+    if (isCutName(Name))
+      return true;
+    return (Name == "to" || Name == "type" || Name == "toType") &&
+           llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+             return isIntegralDtype(Arg, Ctx);
+           });
+  }
+  return isTorchFunction(FD) && isCutName(Name);
+}
+
 } // namespace torch_tidy::analysis

@@ -97,6 +97,19 @@ bool isInPlaceTensorCall(const clang::CXXMemberCallExpr *Call);
 /// \p E itself otherwise.
 const clang::Expr *inPlaceChainRoot(const clang::Expr *E);
 
+/// Whether a tensor operation named \p Name returns a value without
+/// history whatever its operands carry (`detach`, `item`, `argmax`,
+/// comparisons, `multinomial`, integer conversions, ...).
+bool isCutName(llvm::StringRef Name);
+
+/// Whether \p E is a dtype constant naming an integer or bool type.
+bool isIntegralDtype(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+/// Whether the call \p E returns a value without history whatever its
+/// operands carry: detach(), item(), argmax, comparisons, integer and bool
+/// conversions, ...
+bool cutsHistory(const clang::Expr *E, const clang::ASTContext &Ctx);
+
 /// The index of \p FD's parameter named \p Name, if it has one.
 std::optional<unsigned> parameterIndex(const clang::FunctionDecl *FD,
                                        llvm::StringRef Name);

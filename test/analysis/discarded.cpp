@@ -58,6 +58,29 @@ private:
   torch::Tensor last_;
 };
 
+// A detached copy kept where anyone may read it (a public buffer) takes
+// none of the graph along; the value itself kept there does.
+struct Rollout {
+  std::vector<torch::Tensor> log_probs;
+};
+Rollout rollout;
+int act_detached(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto probs = model(x);
+  // CHECK: [[@LINE+1]]:3: discarded=yes
+  probe_discarded(probs);
+  auto log_prob = torch::log_softmax(probs, 1);
+  rollout.log_probs.push_back(log_prob.detach());
+  return probs.argmax(1).item<int>();
+}
+int act_kept(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto probs = model(x);
+  // CHECK: [[@LINE+1]]:3: discarded=no
+  probe_discarded(probs);
+  auto log_prob = torch::log_softmax(probs, 1);
+  rollout.log_probs.push_back(log_prob);
+  return probs.argmax(1).item<int>();
+}
+
 // Handed out by a getter: whoever gets it may differentiate it.
 class GivesItOut {
 public:

@@ -296,6 +296,44 @@ struct Agent {
   }
 };
 
+// A PPO agent's acting step: it keeps a detached log-probability in the
+// experience buffer that its update backpropagates through. The detached
+// copy takes none of the graph along, so the forward records it for
+// nothing.
+struct Experience {
+  std::vector<torch::Tensor> log_probs;
+  std::vector<int> actions;
+};
+struct PPOAgent {
+  static Experience experience;
+  static torch::nn::Linear actor;
+  int update_action(const torch::Tensor &state) {
+    auto probs = actor(state);
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the model runs forward in evaluation code
+    // CHECK-MESSAGES: :[[@LINE-2]]:18: note: its result is only read as numbers and dropped in 'update_action': nothing differentiates it
+    // CHECK-FIXES: int update_action(const torch::Tensor &state) {
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    auto action = probs.multinomial(1);
+    auto log_prob = torch::log_softmax(probs, 1);
+    experience.log_probs.push_back(log_prob.detach());
+    experience.actions.push_back(action.item<int>());
+    return action.item<int>();
+  }
+  // Without the detach, the update differentiates what the buffer keeps.
+  int act_with_graph(const torch::Tensor &state) {
+    auto probs = actor(state);
+    experience.log_probs.push_back(torch::log_softmax(probs, 1));
+    return probs.multinomial(1).item<int>();
+  }
+  static void update(torch::optim::SGD &opt) {
+    auto loss = -torch::stack(experience.log_probs).sum();
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+    experience.log_probs.clear();
+  }
+};
+
 int count_errors(torch::nn::Linear &model, const std::vector<Batch> &batches) {
   int errors = 0;
   for (const auto &batch : batches) {
