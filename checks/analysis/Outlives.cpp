@@ -19,6 +19,8 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <set>
+
 using namespace clang;
 
 namespace torch_tidy::analysis {
@@ -346,9 +348,9 @@ std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
 }
 
 namespace {
-/// The resets of one target: `t.clear()`, `t.reset()`, `t = fresh`, unless
-/// the new value is computed from the old one (`t = t + x` keeps
-/// accumulating).
+/// The resets of one target: `t.clear()`, `t.reset()`, `t = fresh`,
+/// `t = t.detach()`, unless the new value is computed from the old one with
+/// its history (`t = t + x` keeps accumulating).
 class ResetFinder : public StmtWalk {
 public:
   explicit ResetFinder(const ValueDecl *Target)
@@ -371,6 +373,13 @@ public:
   void leaveDecl(Decl *D) override {
     if (D != OwnFor)
       return;
+    // Every element of a tuple cut from its history in one function
+    // (`std::get<0>(hidden) = std::get<0>(hidden).detach();` for each):
+    // what the target held is gone, as with a fresh value.
+    if (!CutElements.empty() &&
+        CutElements.size() == tupleSize(Target->getType()))
+      Resets.push_back(LastCut);
+    CutElements.clear();
     Sources = nullptr;
     Own.reset();
     OwnFor = nullptr;
@@ -382,12 +391,54 @@ public:
   }
 
 private:
+  /// The number of elements of a std::tuple or std::pair type; 0 otherwise.
+  static size_t tupleSize(QualType T) {
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        T.getNonReferenceType()->getAsCXXRecordDecl());
+    if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+      return 0;
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (Spec->getName() == "pair")
+      return 2;
+    if (Spec->getName() == "tuple" && Args.size() == 1 &&
+        Args[0].getKind() == TemplateArgument::Pack)
+      return Args[0].pack_size();
+    return 0;
+  }
+  /// `std::get<N>(Target) = value cut from the graph`: N.
+  std::optional<unsigned> cutElement(const Stmt *S) const {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+    if (!Op || Op->getOperator() != OO_Equal || Op->getNumArgs() != 2 ||
+        !cutsHistory(Op->getArg(1), Target->getASTContext()))
+      return std::nullopt;
+    const auto *Get = dyn_cast<CallExpr>(stripWrappers(Op->getArg(0)));
+    const FunctionDecl *FD = Get ? Get->getDirectCallee() : nullptr;
+    if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+        FD->getName() != "get" || Get->getNumArgs() != 1 ||
+        referencedDecl(Get->getArg(0)) != Target)
+      return std::nullopt;
+    const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+    if (!Args || Args->size() == 0 ||
+        Args->get(0).getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    return static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue());
+  }
   void note(const Stmt *S) {
+    if (auto Element = cutElement(S)) {
+      CutElements.insert(*Element);
+      LastCut = S;
+      return;
+    }
     auto Def = definitionAt(S, Target);
-    if (Def && Def->Kind == Definition::Replace &&
-        llvm::none_of(Def->Values, [&](const Expr *V) {
-          return mentions(V, Target) ||
-                 (Sources && Sources->sourcesOf(V).contains(Target));
+    if (!Def || Def->Kind != Definition::Replace)
+      return;
+    // A fresh value, or the old one cut from its graph (`h = h.detach()`):
+    // the history it held is gone either way.
+    const ASTContext &Ctx = Target->getASTContext();
+    if (llvm::all_of(Def->Values, [&](const Expr *V) {
+          return cutsHistory(V, Ctx) ||
+                 !(mentions(V, Target) ||
+                   (Sources && Sources->sourcesOf(V).contains(Target)));
         }))
       Resets.push_back(S);
   }
@@ -396,6 +447,10 @@ private:
   /// The sources of the function being walked, and that function.
   std::optional<TensorSources> Own;
   const Decl *OwnFor = nullptr;
+  /// The tuple elements of the target that the function cuts, and the last
+  /// such write.
+  std::set<unsigned> CutElements;
+  const Stmt *LastCut = nullptr;
 };
 
 /// The object a reset found by ResetFinder acts on: that of `v.clear()`,

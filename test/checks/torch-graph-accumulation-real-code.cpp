@@ -588,6 +588,49 @@ struct StepLSTMImpl : torch::nn::Module {
   }
 };
 
+// A stateful LSTM whose state tuple is fed back on every forward, with a
+// method that detaches the state (truncated backpropagation: the trainer
+// calls it after each optimizer step). Cutting the history bounds the chain
+// as a reset does.
+struct StatefulLSTMImpl : torch::nn::Module {
+  torch::nn::LSTM lstm{torch::nn::LSTMOptions(4, 8)};
+  std::tuple<torch::Tensor, torch::Tensor> hidden{torch::zeros({1, 1, 8}),
+                                                 torch::zeros({1, 1, 8})};
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto out = lstm->forward(x.view({1, 1, 4}), hidden);
+    hidden = std::get<1>(out);
+    return std::get<0>(out);
+  }
+  void detach_hidden() {
+    std::get<0>(hidden) = std::get<0>(hidden).detach();
+    std::get<1>(hidden) = std::get<1>(hidden).detach();
+  }
+};
+
+// The same with one state tensor, detached in place of itself.
+struct DetachedCellImpl : torch::nn::Module {
+  torch::nn::Linear w{8, 8};
+  torch::Tensor x_t = torch::zeros({1, 8});
+  torch::Tensor forward(const torch::Tensor &state) {
+    x_t = torch::tanh(w(x_t) + state);
+    return x_t;
+  }
+  void truncate() { x_t = x_t.detach(); }
+};
+
+// A method that only decays the state keeps its history: the chain goes on.
+struct DecayedCellImpl : torch::nn::Module {
+  torch::nn::Linear w{8, 8};
+  torch::Tensor x_t = torch::zeros({1, 8});
+  torch::Tensor forward(const torch::Tensor &state) {
+    x_t = torch::tanh(w(x_t) + state);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'x_t' is fed back into the model every iteration
+    // CHECK-FIXES: x_t = torch::tanh(w(x_t.detach()) + state);
+    return x_t;
+  }
+  void decay() { x_t = x_t * 0.5; }
+};
+
 // The same kind of module stepped by an agent that only reads an action
 // from each forward (the episode ends in a reset) and never backpropagates
 // the sequence: every call in view drops what the forward returns, so the
