@@ -528,6 +528,11 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
         othersDiscarded(Forward, Scope, Facts.callers(Ctx), History, Ctx)) {
       C.Function = Function;
       C.ByUse = true;
+      if (C.RepeatsUnseen)
+        if (const auto *Summaries = History.options().Summaries.get())
+          if (const analysis::CalledSummary *Called =
+                  Summaries->called(C.RepeatsUnseen))
+            C.RepeatsCalledAt = Called->At;
       C.DroppedByCallers = ThroughCallers;
       C.DroppedElsewhereAt = ElsewhereAt;
       C.Block = Block;
@@ -816,7 +821,13 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          "this is a method of the model with no body in view, taken for its "
          "forward pass",
          DiagnosticIDs::Note);
-  if (C.ByUse && C.RepeatsUnseen)
+  if (C.ByUse && C.RepeatsUnseen && !C.RepeatsCalledAt.empty())
+    diag(C.RepeatsUnseen->getLocation(),
+         "'%0' is called only in other files, as the project's function "
+         "summaries say (the first at %1): it is taken to run again and again",
+         DiagnosticIDs::Note)
+        << C.RepeatsUnseen->getNameAsString() << C.RepeatsCalledAt;
+  else if (C.ByUse && C.RepeatsUnseen)
     diag(C.RepeatsUnseen->getLocation(),
          "no call of '%0' is in view: it is taken to run again and again",
          DiagnosticIDs::Note)

@@ -45,6 +45,9 @@ private:
     /// For evaluation by use: the function whose callers, all out of view,
     /// are taken to run it again and again.
     const clang::FunctionDecl *RepeatsUnseen = nullptr;
+    /// ... where the project's summaries know a call of it in another file:
+    /// the first (`file:line:column`).
+    std::string RepeatsCalledAt;
     /// The thread is started by a thread pool known by its name.
     bool PoolByName = false;
     /// Not differentiated only because code out of view that gets the
