@@ -373,13 +373,7 @@ public:
   void leaveDecl(Decl *D) override {
     if (D != OwnFor)
       return;
-    // Every element of a tuple cut from its history in one function
-    // (`std::get<0>(hidden) = std::get<0>(hidden).detach();` for each):
-    // what the target held is gone, as with a fresh value.
-    if (!CutElements.empty() &&
-        CutElements.size() == tupleSize(Target->getType()))
-      Resets.push_back(LastCut);
-    CutElements.clear();
+    finishFunction();
     Sources = nullptr;
     Own.reset();
     OwnFor = nullptr;
@@ -405,11 +399,18 @@ private:
       return Args[0].pack_size();
     return 0;
   }
-  /// `std::get<N>(Target) = value cut from the graph`: N.
+  /// Whether \p V holds none of the history the target held: a value cut
+  /// from the graph (`h.detach()`), or one not computed from the target.
+  bool dropsOldHistory(const Expr *V) const {
+    return cutsHistory(V, Target->getASTContext()) ||
+           !(mentions(V, Target) ||
+             (Sources && Sources->sourcesOf(V).contains(Target)));
+  }
+  /// `std::get<N>(Target) = value that drops the old history`: N.
   std::optional<unsigned> cutElement(const Stmt *S) const {
     const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
     if (!Op || Op->getOperator() != OO_Equal || Op->getNumArgs() != 2 ||
-        !cutsHistory(Op->getArg(1), Target->getASTContext()))
+        !dropsOldHistory(Op->getArg(1)))
       return std::nullopt;
     const auto *Get = dyn_cast<CallExpr>(stripWrappers(Op->getArg(0)));
     const FunctionDecl *FD = Get ? Get->getDirectCallee() : nullptr;
@@ -434,21 +435,30 @@ private:
       return;
     // A fresh value, or the old one cut from its graph (`h = h.detach()`):
     // the history it held is gone either way.
-    const ASTContext &Ctx = Target->getASTContext();
-    if (llvm::all_of(Def->Values, [&](const Expr *V) {
-          return cutsHistory(V, Ctx) ||
-                 !(mentions(V, Target) ||
-                   (Sources && Sources->sourcesOf(V).contains(Target)));
-        }))
+    if (llvm::all_of(Def->Values,
+                     [&](const Expr *V) { return dropsOldHistory(V); }))
       Resets.push_back(S);
   }
+
+public:
+  /// Every element of a tuple target replaced in the function just walked
+  /// (`std::get<0>(hidden) = std::get<0>(hidden).detach();` for each): what
+  /// the target held is gone, as with a fresh value.
+  void finishFunction() {
+    if (!CutElements.empty() &&
+        CutElements.size() == tupleSize(Target->getType()))
+      Resets.push_back(LastCut);
+    CutElements.clear();
+  }
+
+private:
   const ValueDecl *Target;
   const TensorSources *Sources = nullptr;
   /// The sources of the function being walked, and that function.
   std::optional<TensorSources> Own;
   const Decl *OwnFor = nullptr;
-  /// The tuple elements of the target that the function cuts, and the last
-  /// such write.
+  /// The tuple elements of the target that the function replaces, and the
+  /// last such write.
   std::set<unsigned> CutElements;
   const Stmt *LastCut = nullptr;
 };
@@ -471,6 +481,7 @@ llvm::SmallVector<const Stmt *, 4> resetsIn(const Stmt *S,
   ResetFinder Finder(Target);
   if (S)
     Finder.walk(S);
+  Finder.finishFunction();
   return Finder.Resets;
 }
 

@@ -607,6 +607,36 @@ struct StatefulLSTMImpl : torch::nn::Module {
   }
 };
 
+// The same with a reset that zeroes each element of the state tuple.
+struct ZeroedLSTMImpl : torch::nn::Module {
+  torch::nn::LSTM lstm{torch::nn::LSTMOptions(4, 8)};
+  std::tuple<torch::Tensor, torch::Tensor> hidden{torch::zeros({1, 1, 8}),
+                                                 torch::zeros({1, 1, 8})};
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto out = lstm->forward(x.view({1, 1, 4}), hidden);
+    hidden = std::get<1>(out);
+    return std::get<0>(out);
+  }
+  void reset_hidden() {
+    std::get<0>(hidden) = torch::zeros({1, 1, 8});
+    std::get<1>(hidden) = torch::zeros({1, 1, 8});
+  }
+};
+
+// Only one element of the tuple cut: the other keeps the chain.
+struct HalfDetachedLSTMImpl : torch::nn::Module {
+  torch::nn::LSTM lstm{torch::nn::LSTMOptions(4, 8)};
+  std::tuple<torch::Tensor, torch::Tensor> hidden{torch::zeros({1, 1, 8}),
+                                                 torch::zeros({1, 1, 8})};
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto out = lstm->forward(x.view({1, 1, 4}), hidden);
+    hidden = std::get<1>(out);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'hidden' is fed back into the model every iteration
+    return std::get<0>(out);
+  }
+  void detach_hidden() { std::get<0>(hidden) = std::get<0>(hidden).detach(); }
+};
+
 // The same with one state tensor, detached in place of itself.
 struct DetachedCellImpl : torch::nn::Module {
   torch::nn::Linear w{8, 8};
