@@ -282,4 +282,15 @@ const LambdaExpr *lambdaHeldBy(const Expr *E) {
   return dyn_cast_or_null<LambdaExpr>(Unwrap(Var->getInit()));
 }
 
+std::optional<unsigned> stdGetIndex(const FunctionDecl *FD) {
+  if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+      FD->getName() != "get")
+    return std::nullopt;
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue());
+}
+
 } // namespace torch_tidy::analysis

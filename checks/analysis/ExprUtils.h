@@ -8,6 +8,8 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace torch_tidy::analysis {
 
 /// \p E without parentheses, implicit casts, temporaries, cleanups,
@@ -92,6 +94,9 @@ const clang::LambdaExpr *lambdaHeldBy(const clang::Expr *E);
 /// counted), or nullptr; a default argument too with \p Defaults.
 const clang::Expr *argumentFor(const clang::CallExpr *Call, unsigned Index,
                                bool Defaults = false);
+
+/// `std::get<N>(t)`: N, when \p FD is that function.
+std::optional<unsigned> stdGetIndex(const clang::FunctionDecl *FD);
 
 } // namespace torch_tidy::analysis
 

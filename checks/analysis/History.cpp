@@ -58,17 +58,6 @@ private:
 
 } // namespace
 
-/// `std::get<N>(t)`: N, when \p FD is that.
-static std::optional<unsigned> getIndex(const FunctionDecl *FD) {
-  if (!FD->isInStdNamespace() || !FD->getIdentifier() || FD->getName() != "get")
-    return std::nullopt;
-  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
-  if (!Args || Args->size() == 0 ||
-      Args->get(0).getKind() != TemplateArgument::Integral)
-    return std::nullopt;
-  return static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue());
-}
-
 /// LibTorch's operations that return (values, indices): max, min, sort,
 /// topk, ... along a dimension.
 static bool isIndicesPair(const FunctionDecl *FD) {
@@ -319,7 +308,7 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
     // Packing values into a tuple, or taking one out, records nothing even
     // with grad mode on: under a guard, the values keep what they carry.
     const FunctionDecl *FD = Call->getDirectCallee();
-    bool Packs = FD && (isTupleMaker(FD) || getIndex(FD));
+    bool Packs = FD && (isTupleMaker(FD) || stdGetIndex(FD));
     return guarded(E) && !Packs ? Carries::none() : ofCall(Call, Element);
   }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
@@ -372,7 +361,7 @@ Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
     return ofOpaqueCall(Call, nullptr, Element); // a function pointer, ...
   llvm::StringRef Name = FD->getIdentifier() ? FD->getName() : "";
 
-  if (auto Index = getIndex(FD); Index && Call->getNumArgs() == 1)
+  if (auto Index = stdGetIndex(FD); Index && Call->getNumArgs() == 1)
     return of(Call->getArg(0), elementPath(static_cast<int>(*Index), Element));
   // The indices of a (values, indices) result carry no history.
   if (Element >= 0 && elementHead(Element) == 1 && isIndicesPair(FD))

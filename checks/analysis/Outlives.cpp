@@ -413,16 +413,10 @@ private:
         !dropsOldHistory(Op->getArg(1)))
       return std::nullopt;
     const auto *Get = dyn_cast<CallExpr>(stripWrappers(Op->getArg(0)));
-    const FunctionDecl *FD = Get ? Get->getDirectCallee() : nullptr;
-    if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
-        FD->getName() != "get" || Get->getNumArgs() != 1 ||
+    if (!Get || Get->getNumArgs() != 1 ||
         referencedDecl(Get->getArg(0)) != Target)
       return std::nullopt;
-    const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
-    if (!Args || Args->size() == 0 ||
-        Args->get(0).getKind() != TemplateArgument::Integral)
-      return std::nullopt;
-    return static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue());
+    return stdGetIndex(Get->getDirectCallee());
   }
   void note(const Stmt *S) {
     if (auto Element = cutElement(S)) {
