@@ -409,14 +409,18 @@ private:
   /// `std::get<N>(Target) = value that drops the old history`: N.
   std::optional<unsigned> cutElement(const Stmt *S) const {
     const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-    if (!Op || Op->getOperator() != OO_Equal || Op->getNumArgs() != 2 ||
-        !dropsOldHistory(Op->getArg(1)))
+    if (!Op || Op->getOperator() != OO_Equal || Op->getNumArgs() != 2)
       return std::nullopt;
     const auto *Get = dyn_cast<CallExpr>(stripWrappers(Op->getArg(0)));
     if (!Get || Get->getNumArgs() != 1 ||
         referencedDecl(Get->getArg(0)) != Target)
       return std::nullopt;
-    return stdGetIndex(Get->getDirectCallee());
+    // The value's sources last: the costly question, asked only of writes
+    // into an element of the target.
+    std::optional<unsigned> Index = stdGetIndex(Get->getDirectCallee());
+    if (!Index || !dropsOldHistory(Op->getArg(1)))
+      return std::nullopt;
+    return Index;
   }
   void note(const Stmt *S) {
     if (auto Element = cutElement(S)) {

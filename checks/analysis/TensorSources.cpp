@@ -188,11 +188,7 @@ DeclSet TensorSources::computedFrom(const DeclSet &From,
   for (const auto &[D, Values] : StoredInto) {
     if (Result.contains(D))
       continue;
-    DeclSet Sources;
-    for (const Expr *Value : Values)
-      for (const ValueDecl *Source : sourcesOf(Value, CutsIn))
-        Sources.insert(Source);
-    for (const ValueDecl *Source : Sources)
+    for (const ValueDecl *Source : sourcesOfDecl(D, CutsIn))
       if (From.contains(Source)) {
         Result.insert(D);
         if (const auto *Whole = dyn_cast<DecompositionDecl>(D))
@@ -212,12 +208,17 @@ llvm::ArrayRef<const Expr *> TensorSources::storedValues(const ValueDecl *D) con
 }
 
 DeclSet TensorSources::sourcesOfDecl(const ValueDecl *D) const {
+  return sourcesOfDecl(D, nullptr);
+}
+
+DeclSet TensorSources::sourcesOfDecl(const ValueDecl *D,
+                                     const ASTContext *CutsIn) const {
   DeclSet Result;
   auto It = StoredInto.find(D);
   if (It == StoredInto.end())
     return Result;
   for (const Expr *Value : It->second)
-    for (const ValueDecl *Source : sourcesOf(Value))
+    for (const ValueDecl *Source : sourcesOf(Value, CutsIn))
       Result.insert(Source);
   return Result;
 }

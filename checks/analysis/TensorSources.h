@@ -51,6 +51,8 @@ public:
 private:
   DeclSet sourcesOf(const clang::Expr *E, const clang::ASTContext *CutsIn) const;
   DeclSet computedFrom(const DeclSet &From, const clang::ASTContext *CutsIn) const;
+  DeclSet sourcesOfDecl(const clang::ValueDecl *D,
+                        const clang::ASTContext *CutsIn) const;
 
   /// Every expression whose value is stored into a local variable.
   llvm::DenseMap<const clang::ValueDecl *,
