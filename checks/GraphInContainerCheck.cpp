@@ -17,6 +17,17 @@ namespace torch_tidy {
 namespace {
 AST_MATCHER(QualType, holdsTensors) { return analysis::holdsTensors(Node); }
 AST_MATCHER(QualType, isTensor) { return analysis::isTensorType(Node); }
+/// A standard container of tensors, or of records that hold them (a
+/// replay memory of transitions).
+AST_MATCHER(QualType, containerOfTensors) {
+  return (analysis::holdsTensors(Node) && !analysis::isTensorType(Node)) ||
+         analysis::holdsTensorRecords(Node);
+}
+/// What one element of such a container is: a tensor, or a record that
+/// holds some.
+AST_MATCHER(QualType, tensorElement) {
+  return analysis::holdsTensorsOrFields(Node);
+}
 
 /// A position argument (`v.insert(v.end(), t)`), not a stored value.
 bool isIterator(const Expr *E) {
@@ -47,8 +58,9 @@ const Expr *keyOf(const Expr *Element) {
 } // namespace
 
 void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
-  // A standard container of tensors (vector, deque, list, map, ...).
-  auto Container = expr(hasType(qualType(holdsTensors(), unless(isTensor()))));
+  // A standard container of tensors (vector, deque, list, map, ...), or
+  // of records holding tensors.
+  auto Container = expr(hasType(qualType(containerOfTensors())));
   // `push_back(t)`, `this->operator[](k)` in a method of a class derived
   // from a container of tensors: the object itself.
   auto OnContainer = anyOf(
@@ -63,11 +75,12 @@ void GraphInContainerCheck::registerMatchers(MatchFinder *Finder) {
                             "insert_or_assign", "try_emplace"))))
           .bind("store"),
       this);
-  // m[k] = t, v[i] = t, v.at(i) = t, this->operator[](k) = t.
+  // m[k] = t, v[i] = t, v.at(i) = t, this->operator[](k) = t; an element
+  // that is a record of tensors too (`losses[k] = std::move(epoch)`).
   Finder->addMatcher(
       cxxOperatorCallExpr(
           hasOverloadedOperatorName("="), argumentCountIs(2),
-          hasArgument(0, expr(hasType(qualType(isTensor())),
+          hasArgument(0, expr(hasType(qualType(tensorElement())),
                               anyOf(cxxOperatorCallExpr(
                                         hasOverloadedOperatorName("[]"),
                                         hasArgument(0, Container)),
@@ -133,7 +146,7 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
         Key = Call->getArg(0);
       for (const Expr *Arg : Call->arguments())
         if (!isa<CXXDefaultArgExpr>(Arg) &&
-            analysis::holdsTensors(Arg->getType()) && !isIterator(Arg))
+            analysis::holdsTensorsOrFields(Arg->getType()) && !isIterator(Arg))
           Stored.push_back(Arg);
     }
   } else {

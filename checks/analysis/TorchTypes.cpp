@@ -119,6 +119,22 @@ bool holdsTensorsOrFields(QualType T) {
   });
 }
 
+bool holdsTensorRecords(QualType T) {
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+  if (!Spec || !Spec->isInStdNamespace())
+    return false;
+  for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+    if (Arg.getKind() == TemplateArgument::Type) {
+      QualType Element = Arg.getAsType();
+      const CXXRecordDecl *RD = recordOf(Element);
+      if (RD && !RD->isInStdNamespace() && !holdsTensors(Element) &&
+          holdsTensorsOrFields(Element))
+        return true;
+    }
+  return false;
+}
+
 static bool isTensorAggregateImpl(QualType T, unsigned Depth) {
   if (Depth > 3 || T->isReferenceType() || T->isPointerType())
     return false;

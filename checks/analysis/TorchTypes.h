@@ -49,6 +49,13 @@ bool holdsOnlyNumbers(clang::QualType T);
 /// a result record) with a member that does.
 bool holdsTensorsOrFields(clang::QualType T);
 
+/// Whether \p T is a standard container (vector, deque, array, map, ...)
+/// of records with a member that holds tensors: a replay memory of
+/// transitions, a list of per-epoch loss records. The container itself
+/// need not hold tensors by holdsTensors(), which looks only through
+/// template arguments.
+bool holdsTensorRecords(clang::QualType T);
+
 /// Whether \p T is a plain struct of tensors: an aggregate outside std
 /// and LibTorch with a field that holds tensors or is such a struct itself
 /// (`struct Losses { torch::Tensor total, recon; };`). H follows its fields
