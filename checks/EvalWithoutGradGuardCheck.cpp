@@ -460,7 +460,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
 
   Context C = contextOf(Forward, Ctx, History);
   // Evaluation by use: outside test code, in a function that does not
-  // train, a forward whose result is only read as numbers (`item()`,
+  // train, a forward whose result is only read as numbers or detached (`item()`,
   // `argmax`, sizes) and then dropped records its graph for nothing.
   // In a function that trains, the block around the forward must train
   // nothing (a preview sample drawn between training steps). A temporary
@@ -650,7 +650,7 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
         : C.HeldThrough
             ? diag(F.Forward->getBeginLoc(),
                    "the model runs forward once with no torch::NoGradGuard or "
-                   "c10::InferenceMode and its result is only read as numbers, "
+                   "c10::InferenceMode and its result is only read as numbers or detached, "
                    "so it records an autograd graph and keeps its activations "
                    "alive as long as the output")
             : diag(F.Forward->getBeginLoc(),
@@ -777,7 +777,7 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
         << C.NamedBy->getName();
   else if (C.ByUse && C.KeptIn)
     diag(F.Forward->getBeginLoc(),
-         "its result is only read as numbers in '%0' and kept in '%1', a "
+         "its result is only read as numbers or detached in '%0' and kept in '%1', a "
          "private member that only its class reads%select{| (the callers of "
          "the methods that return what is computed from it drop that)}2: "
          "nothing differentiates it",
@@ -786,14 +786,14 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
         << C.DroppedByCallers;
   else if (C.ByUse)
     diag(F.Forward->getBeginLoc(),
-         "its result is only read as numbers and dropped in '%0'%select{|"
+         "its result is only read as numbers or detached and dropped in '%0'%select{|"
          " and in the callers it is handed back to (returned, or written "
          "into an out-parameter)}1: nothing differentiates it",
          DiagnosticIDs::Note)
         << C.Function->getNameAsString() << C.DroppedByCallers;
   else if (C.HeldThrough) {
     diag(F.Forward->getBeginLoc(),
-         "its result is only read as numbers, but '%0' keeps its graph alive "
+         "its result is only read as numbers or detached, but '%0' keeps its graph alive "
          "%select{while the model runs again and again after it|through the "
          "training that follows}2, until '%1' returns; run it under a guard "
          "in a block of its own",

@@ -128,14 +128,15 @@ public:
     if (const ValueDecl *D = referencedDecl(E))
       Stored.insert(D); // a variable: itself
     DeclSet Holders = Sources.historyFrom(Stored, Ctx);
-    // A backward pass in the function.
+    // A backward pass in the function, whose roots take a graph from it
+    // (not through a value cut from it: `loss = v * baseline.detach()`).
     for (const CallExpr *Backward : backwardPassesIn(Body)) {
       const Expr *Roots = backwardRoots(Backward);
       if (!Roots)
         continue;
       if (contains(Roots, E))
         return true;
-      for (const ValueDecl *D : Sources.sourcesOf(Roots))
+      for (const ValueDecl *D : Sources.historySourcesOf(Roots, Ctx))
         if (Holders.contains(D))
           return true;
     }

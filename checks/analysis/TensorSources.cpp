@@ -135,6 +135,11 @@ DeclSet TensorSources::sourcesOf(const Expr *E) const {
   return sourcesOf(E, nullptr);
 }
 
+DeclSet TensorSources::historySourcesOf(const Expr *E,
+                                        const ASTContext &Ctx) const {
+  return sourcesOf(E, &Ctx);
+}
+
 DeclSet TensorSources::sourcesOf(const Expr *E, const ASTContext *CutsIn) const {
   DeclSet Result;
   llvm::SmallPtrSet<const ValueDecl *, 16> Seen;

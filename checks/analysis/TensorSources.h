@@ -28,6 +28,12 @@ public:
   /// from, \p E's own included.
   DeclSet sourcesOf(const clang::Expr *E) const;
 
+  /// sourcesOf, following only what may carry autograd history: the
+  /// variables and fields \p E may take a graph from (`loss` built from
+  /// `v` and `baseline.detach()` takes none from `baseline`).
+  DeclSet historySourcesOf(const clang::Expr *E,
+                           const clang::ASTContext &Ctx) const;
+
   /// \p From and every variable or field of the function whose stored
   /// values are computed from one of them (the bindings of a structured
   /// binding along with it).

@@ -20,6 +20,18 @@ void here(torch::nn::Linear &model, const torch::Tensor &x) {
   probe_differentiated(model(x));
 }
 
+// A baseline read only detached into the loss: the backward pass walks the
+// loss's graph, which takes none of the baseline's.
+void baseline(torch::nn::Linear &model, const torch::Tensor &x,
+              const torch::Tensor &returns) {
+  auto values = model(x);
+  // CHECK: [[@LINE+1]]:3: differentiated=no
+  probe_differentiated(values);
+  auto advantages = returns - values.detach();
+  auto loss = (model(x) * advantages).mean() + values.detach().mean();
+  loss.backward();
+}
+
 // Returned: what the callers do with it.
 torch::Tensor logits(torch::nn::Linear &model, const torch::Tensor &x) {
   auto out = model(x);

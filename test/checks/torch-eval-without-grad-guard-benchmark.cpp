@@ -35,8 +35,8 @@ int main() {
   {
 #endif
     auto demo = model->forward(torch::randn({2, 4}));
-    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers
-    // CHECK-MESSAGES: :[[@LINE-2]]:17: note: its result is only read as numbers, but 'demo' keeps its graph alive while the model runs again and again after it, until 'main' returns; run it under a guard in a block of its own
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers or detached
+    // CHECK-MESSAGES: :[[@LINE-2]]:17: note: its result is only read as numbers or detached, but 'demo' keeps its graph alive while the model runs again and again after it, until 'main' returns; run it under a guard in a block of its own
     std::cout << demo.sizes() << std::endl;
 #ifdef DEMO_IN_A_BLOCK
   }

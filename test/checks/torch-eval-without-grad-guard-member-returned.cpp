@@ -32,9 +32,9 @@ torch::Tensor Segmenter::segment(const torch::Tensor &points) {
   return decoder_.forward({features_, points}).toTensor().sigmoid();
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode, so every call records an autograd graph and keeps its activations alive as long as the outputs [torch-eval-without-grad-guard]
 }
-// NOTES: member-returned.cpp:[[#@LINE-9]]:15: note: its result is only read as numbers in 'setImage' and kept in 'features_', a private member that only its class reads (the callers of the methods that return what is computed from it drop that): nothing differentiates it
+// NOTES: member-returned.cpp:[[#@LINE-9]]:15: note: its result is only read as numbers or detached in 'setImage' and kept in 'features_', a private member that only its class reads (the callers of the methods that return what is computed from it drop that): nothing differentiates it
 // NOTES-NEXT: member-returned.cpp:[[#@LINE-10]]:15: note: callers in other files do not differentiate what is returned to them, as the project's function summaries say (the first at {{.*}}app.cpp:12:27)
 // NOTES-NEXT: member-returned.cpp:24:17: note: 'setImage' is called only in other files, as the project's function summaries say (the first at {{.*}}app.cpp:10:5): it is taken to run again and again
-// NOTES: member-returned.cpp:[[#@LINE-6]]:10: note: its result is only read as numbers and dropped in 'segment' and in the callers it is handed back to (returned, or written into an out-parameter): nothing differentiates it
+// NOTES: member-returned.cpp:[[#@LINE-6]]:10: note: its result is only read as numbers or detached and dropped in 'segment' and in the callers it is handed back to (returned, or written into an out-parameter): nothing differentiates it
 // NOTES-NEXT: member-returned.cpp:[[#@LINE-7]]:10: note: callers in other files do not differentiate what is returned to them, as the project's function summaries say (the first at {{.*}}app.cpp:12:27)
 // NOTES-NEXT: member-returned.cpp:30:26: note: 'segment' is called only in other files, as the project's function summaries say (the first at {{.*}}app.cpp:12:27): it is taken to run again and again

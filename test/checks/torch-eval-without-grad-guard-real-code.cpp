@@ -229,14 +229,40 @@ void train_with_probe(torch::nn::Linear &encoder, torch::optim::SGD &optimizer,
                       const std::vector<torch::Tensor> &batches) {
   torch::Tensor x = torch::randn({1, 4});
   torch::Tensor y = encoder->forward(x);
-  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers, so it records an autograd graph and keeps its activations alive as long as the output [torch-eval-without-grad-guard]
-  // CHECK-MESSAGES: :[[@LINE-2]]:21: note: its result is only read as numbers, but 'y' keeps its graph alive through the training that follows, until 'train_with_probe' returns; run it under a guard in a block of its own
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers or detached, so it records an autograd graph and keeps its activations alive as long as the output [torch-eval-without-grad-guard]
+  // CHECK-MESSAGES: :[[@LINE-2]]:21: note: its result is only read as numbers or detached, but 'y' keeps its graph alive through the training that follows, until 'train_with_probe' returns; run it under a guard in a block of its own
   // CHECK-FIXES: torch::Tensor y = encoder->forward(x);
   std::cout << y.sizes() << std::endl;
   for (const auto &batch : batches) {
     // CHECK-MESSAGES: :[[@LINE-1]]:3: note: the training loop starts here
     optimizer.zero_grad();
     encoder->forward(batch).pow(2).mean().backward();
+    optimizer.step();
+  }
+}
+
+// A PPO update: the critic's values over the whole rollout, computed once
+// before the epochs and read only detached (the advantages, the clipped
+// value target), keep their graph through every epoch of the update. The
+// critic is a method of the model out of view (`Critic_Forward`).
+struct RolloutCritic : torch::nn::Module {
+  torch::Tensor Critic_Forward(torch::Tensor &input);
+  torch::Tensor Evaluate(torch::Tensor &input);
+};
+void ppo_update(RolloutCritic &ac, torch::optim::Adam &optimizer,
+                torch::Tensor states, torch::Tensor returns) {
+  torch::Tensor values = ac.Critic_Forward(states);
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers or detached
+  // CHECK-MESSAGES: :[[@LINE-2]]:26: note: its result is only read as numbers or detached, but 'values' keeps its graph alive through the training that follows, until 'ppo_update' returns; run it under a guard in a block of its own
+  torch::Tensor advantages = returns - values.detach();
+  for (int epoch = 0; epoch < 4; ++epoch) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:3: note: the training loop starts here
+    auto predicted = ac.Evaluate(states);
+    auto clipped = values.detach() +
+                   (predicted - values.detach()).clamp(-0.2, 0.2);
+    auto loss = (clipped - returns).pow(2).mean() - advantages.mean();
+    optimizer.zero_grad();
+    loss.backward();
     optimizer.step();
   }
 }
@@ -256,8 +282,8 @@ float train_with_probe_and_step(torch::nn::Linear &encoder,
                                 torch::optim::SGD &optimizer,
                                 const std::vector<torch::Tensor> &batches) {
   torch::Tensor y = encoder->forward(torch::randn({1, 4}));
-  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers
-  // CHECK-MESSAGES: :[[@LINE-2]]:21: note: its result is only read as numbers, but 'y' keeps its graph alive through the training that follows, until 'train_with_probe_and_step' returns; run it under a guard in a block of its own
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers or detached
+  // CHECK-MESSAGES: :[[@LINE-2]]:21: note: its result is only read as numbers or detached, but 'y' keeps its graph alive through the training that follows, until 'train_with_probe_and_step' returns; run it under a guard in a block of its own
   std::cout << y.sizes() << std::endl;
   float total = 0;
   for (const auto &batch : batches)
@@ -279,8 +305,8 @@ TORCH_MODULE(PatchDisc);
 void train_gan_with_probe(PatchDisc &discriminator, torch::optim::Adam &optimizer,
                           const std::vector<torch::Tensor> &batches) {
   auto result = discriminator(batches.front());
-  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers
-  // CHECK-MESSAGES: :[[@LINE-2]]:17: note: its result is only read as numbers, but 'result' keeps its graph alive through the training that follows, until 'train_gan_with_probe' returns; run it under a guard in a block of its own
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers or detached
+  // CHECK-MESSAGES: :[[@LINE-2]]:17: note: its result is only read as numbers or detached, but 'result' keeps its graph alive through the training that follows, until 'train_gan_with_probe' returns; run it under a guard in a block of its own
   auto adv_size = result.first.sizes();
   auto fake_label = torch::zeros(adv_size);
   for (const auto &batch : batches) {
@@ -601,7 +627,7 @@ public:
     std::vector<torch::jit::IValue> inputs{image};
     torch::Tensor out = module_.forward(inputs).toTensor();
     // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
-    // CHECK-MESSAGES: :[[@LINE-2]]:25: note: its result is only read as numbers and dropped in 'Detect': nothing differentiates it
+    // CHECK-MESSAGES: :[[@LINE-2]]:25: note: its result is only read as numbers or detached and dropped in 'Detect': nothing differentiates it
     // CHECK-MESSAGES: :[[@LINE-5]]:20: note: no call of 'Detect' is in view: it is taken to run again and again
     // CHECK-FIXES: std::vector<Box> Detect(const torch::Tensor &image) {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
@@ -714,7 +740,7 @@ private:
   void mask_pred(const torch::Tensor &image, torch::Tensor &mask_preds) {
     mask_preds = mask_head_.forward({image}).toTensor().squeeze(0);
     // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
-    // CHECK-MESSAGES: :[[@LINE-2]]:18: note: its result is only read as numbers and dropped in 'mask_pred' and in the callers it is handed back to (returned, or written into an out-parameter): nothing differentiates it
+    // CHECK-MESSAGES: :[[@LINE-2]]:18: note: its result is only read as numbers or detached and dropped in 'mask_pred' and in the callers it is handed back to (returned, or written into an out-parameter): nothing differentiates it
     // CHECK-MESSAGES: :[[@LINE-23]]:22: note: no call of 'Detect' is in view: it is taken to run again and again
     // CHECK-FIXES: void mask_pred(const torch::Tensor &image, torch::Tensor &mask_preds) {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
@@ -722,7 +748,7 @@ private:
   torch::Tensor box_logits(const torch::Tensor &image) {
     return box_head_.forward({image}).toTensor();
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
-    // CHECK-MESSAGES: :[[@LINE-2]]:12: note: its result is only read as numbers and dropped in 'box_logits' and in the callers it is handed back to (returned, or written into an out-parameter): nothing differentiates it
+    // CHECK-MESSAGES: :[[@LINE-2]]:12: note: its result is only read as numbers or detached and dropped in 'box_logits' and in the callers it is handed back to (returned, or written into an out-parameter): nothing differentiates it
     // CHECK-MESSAGES: :[[@LINE-31]]:22: note: no call of 'Detect' is in view: it is taken to run again and again
     // CHECK-FIXES: torch::Tensor box_logits(const torch::Tensor &image) {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;

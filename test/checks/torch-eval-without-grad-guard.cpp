@@ -259,7 +259,7 @@ double evaluate_nolint(torch::nn::Linear &model, const torch::Tensor &x) {
   return model(x).sum().item<double>(); // NOLINT(torch-eval-without-grad-guard)
 }
 
-// ---- Evaluation by use: the result is only read as numbers -----------------
+// ---- Evaluation by use: the result is only read as numbers or detached --
 
 struct Agent {
   torch::nn::Linear actor{4, 2};
@@ -267,7 +267,7 @@ struct Agent {
   float choose(const torch::Tensor &state) {
     auto logits = actor(state);
     // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
-    // CHECK-MESSAGES: :[[@LINE-2]]:19: note: its result is only read as numbers and dropped in 'choose': nothing differentiates it
+    // CHECK-MESSAGES: :[[@LINE-2]]:19: note: its result is only read as numbers or detached and dropped in 'choose': nothing differentiates it
     // CHECK-FIXES: float choose(const torch::Tensor &state) {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
     return logits.softmax(-1).multinomial(1).item<float>();
@@ -310,7 +310,7 @@ struct PPOAgent {
   int update_action(const torch::Tensor &state) {
     auto probs = actor(state);
     // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the model runs forward in evaluation code
-    // CHECK-MESSAGES: :[[@LINE-2]]:18: note: its result is only read as numbers and dropped in 'update_action': nothing differentiates it
+    // CHECK-MESSAGES: :[[@LINE-2]]:18: note: its result is only read as numbers or detached and dropped in 'update_action': nothing differentiates it
     // CHECK-FIXES: int update_action(const torch::Tensor &state) {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
     auto action = probs.multinomial(1);
@@ -387,7 +387,7 @@ void train_with_preview(torch::nn::Linear &gen, torch::optim::SGD &opt,
       auto noise = torch::randn({1, 4});
       auto sample = gen(noise.detach());
       // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the model runs forward in evaluation code
-      // CHECK-MESSAGES: :[[@LINE-2]]:21: note: its result is only read as numbers and dropped in 'train_with_preview'
+      // CHECK-MESSAGES: :[[@LINE-2]]:21: note: its result is only read as numbers or detached and dropped in 'train_with_preview'
       // CHECK-FIXES: if (epoch % 5 == 0) {
       // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
       std::printf("%f\n", sample.mean().item<double>());
@@ -521,7 +521,7 @@ public:
   int detect(const torch::Tensor &frame) {
     auto out = net_(frame);
     // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
-    // CHECK-MESSAGES: :[[@LINE-2]]:16: note: its result is only read as numbers in 'detect' and kept in 'boxes_', a private member that only its class reads: nothing differentiates it
+    // CHECK-MESSAGES: :[[@LINE-2]]:16: note: its result is only read as numbers or detached in 'detect' and kept in 'boxes_', a private member that only its class reads: nothing differentiates it
     // CHECK-FIXES: int detect(const torch::Tensor &frame) {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
     boxes_ = out.relu();
