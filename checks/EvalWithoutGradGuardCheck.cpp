@@ -369,12 +369,72 @@ void EvalWithoutGradGuardCheck::storeOptions(
 void EvalWithoutGradGuardCheck::onStartOfTranslationUnit() {
   Facts.reset(HistoryOpts.Summaries);
   Findings.clear();
+  Wrappers.clear();
+}
+
+/// A helper method of a model that returns what a forward pass of its own
+/// computes (`Critic_Forward(x) { return critic->forward(x); }`, an
+/// `Actor_Forward` that adds a softmax), and does nothing else that this
+/// check reads: it trains nothing, switches no mode, and is not evaluation
+/// code by its name. Such a method is the model's forward by another name:
+/// its caller decides, and its calls are forward passes, judged where they
+/// are made (as a call of a model's method whose body is out of view is).
+bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
+                                                 ASTContext &Ctx) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Method);
+  if (!MD)
+    return false;
+  MD = MD->getCanonicalDecl();
+  auto [It, New] = Wrappers.try_emplace(MD, false);
+  if (!New)
+    return It->second;
+  const analysis::NameGuesses &Names = HistoryOpts.names();
+  const FunctionDecl *Def = MD->getDefinition();
+  if (!MD->getIdentifier() || isa<CXXConstructorDecl>(MD) || MD->isStatic() ||
+      Names.namesForward(MD->getName()) ||
+      !analysis::isModuleClass(MD->getParent()) || !Def || !Def->hasBody() ||
+      Ctx.getSourceManager().isInSystemHeader(
+          Ctx.getSourceManager().getExpansionLoc(Def->getLocation())) ||
+      Names.namesEvaluation(Def) || trains(Def->getBody(), Ctx))
+    return false;
+  class Forwards : public analysis::StmtWalk {
+  public:
+    explicit Forwards(const analysis::NameGuesses &Names) : Names(Names) {}
+    const analysis::NameGuesses &Names;
+    llvm::SmallVector<const Expr *, 2> All;
+    bool SwitchesMode = false;
+    bool visit(Stmt *S) override {
+      if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+        if (const CXXMethodDecl *Callee = Call->getMethodDecl();
+            Callee && Callee->getIdentifier() &&
+            (Callee->getName() == "eval" || Callee->getName() == "train"))
+          SwitchesMode = true;
+      const auto *E = dyn_cast<Expr>(S);
+      if (E && !isa<ParenExpr>(E) && analysis::isForwardCall(E, Names))
+        All.push_back(E);
+      return true;
+    }
+  } Found(Names);
+  Found.walk(Def->getBody());
+  It = Wrappers.find(MD);
+  It->second = !Found.SwitchesMode &&
+               llvm::any_of(Found.All, [&](const Expr *Forward) {
+                 return analysis::isReturned(Forward, Def, Ctx);
+               });
+  return It->second;
 }
 
 void EvalWithoutGradGuardCheck::registerMatchers(MatchFinder *Finder) {
   // A module's forward pass: model(x), model->forward(x), jit.forward(...).
   Finder->addMatcher(expr(isForward(&HistoryOpts.names())).bind("forward"),
                      this);
+  // A call of a model's helper method, which may return what its own
+  // forward computes (isForwardWrapper).
+  Finder->addMatcher(
+      cxxMemberCallExpr(unless(isForward(&HistoryOpts.names())),
+                        callee(cxxMethodDecl(unless(isStaticStorageClass()))))
+          .bind("helper"),
+      this);
 }
 
 bool EvalWithoutGradGuardCheck::isEvalName(const FunctionDecl *Function,
@@ -430,14 +490,22 @@ EvalWithoutGradGuardCheck::contextOf(const Expr *Forward, ASTContext &Ctx,
 void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const auto *Forward = Result.Nodes.getNodeAs<Expr>("forward");
+  if (!Forward) {
+    const auto *Helper = Result.Nodes.getNodeAs<CXXMemberCallExpr>("helper");
+    if (!Helper || !isForwardWrapper(Helper->getMethodDecl(), Ctx))
+      return;
+    Forward = Helper;
+  }
   const FunctionDecl *Function = analysis::enclosingFunction(Forward, Ctx);
   if (!Function || !Function->hasBody())
     return;
-  // Inside a module's own forward, the model's caller decides.
+  // Inside a module's own forward (or a helper that returns what it
+  // computes), the model's caller decides.
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Function))
     if (analysis::isModuleClass(MD->getParent()) &&
         (!MD->getIdentifier() ||
-         HistoryOpts.names().namesForward(MD->getName())))
+         HistoryOpts.names().namesForward(MD->getName()) ||
+         isForwardWrapper(MD, Ctx)))
       return;
   analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
   // A method of the model out of view is a forward pass only by

@@ -73,6 +73,10 @@ private:
   Context contextOf(const clang::Expr *Forward, clang::ASTContext &Ctx,
                     analysis::HistoryAnalysis &History);
   void report(const clang::FunctionDecl *Function, const Finding &F);
+  /// Whether \p Method is a helper of a model that returns what a forward
+  /// pass of its own computes (see the .cpp); answered once per method.
+  bool isForwardWrapper(const clang::FunctionDecl *Method,
+                        clang::ASTContext &Ctx);
 
   const std::string GuardType;
   /// Why the FunctionSummaries file could not be read (said once).
@@ -83,6 +87,8 @@ private:
   analysis::TranslationUnitFacts Facts;
   /// The first unguarded forward of each function, reported at the end.
   std::map<const clang::FunctionDecl *, Finding> Findings;
+  /// isForwardWrapper's answers, for the unit.
+  llvm::DenseMap<const clang::FunctionDecl *, bool> Wrappers;
 };
 
 } // namespace torch_tidy
