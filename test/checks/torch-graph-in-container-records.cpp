@@ -61,35 +61,28 @@ class Agent {
 public:
   torch::Tensor act(const torch::Tensor &state) {
     torch::Tensor action = torch::tanh(policy_->forward(state));
+    trim();
     memory_.push_back(Transition{state, action, 1.0f});
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'memory_' outlives the call and each time a tensor that carries autograd history is stored in it
-    if (memory_.size() > 1000)
-      memory_.pop_front();
+    return action;
+  }
+  // The same memory, fed a detached action: the record carries no history.
+  torch::Tensor actDetached(const torch::Tensor &state) {
+    torch::Tensor action = torch::tanh(policy_->forward(state)).detach();
+    detached_.push_back(Transition{state, action, 1.0f});
     return action;
   }
 
 private:
+  void trim() {
+    if (memory_.size() > 1000)
+      memory_.pop_front();
+  }
   torch::nn::Linear policy_{4, 2};
-  std::deque<Transition> memory_;
+  std::deque<Transition> memory_, detached_;
 };
 
 // ---- Not flagged ------------------------------------------------------------
-
-// The same memory, fed detached actions: the records carry no history.
-class DetachingAgent {
-public:
-  torch::Tensor act(const torch::Tensor &state) {
-    torch::Tensor action = torch::tanh(policy_->forward(state)).detach();
-    memory_.push_back(Transition{state, action, 1.0f});
-    if (memory_.size() > 1000)
-      memory_.pop_front();
-    return action;
-  }
-
-private:
-  torch::nn::Linear policy_{4, 2};
-  std::deque<Transition> memory_;
-};
 
 // Loss records with numbers only, read with item().
 struct EpochLog {
