@@ -66,7 +66,7 @@ public:
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'memory_' outlives the call and each time a tensor that carries autograd history is stored in it
     return action;
   }
-  // The same memory, fed a detached action: the record carries no history.
+  // A memory fed detached actions: its records carry no history.
   torch::Tensor actDetached(const torch::Tensor &state) {
     torch::Tensor action = torch::tanh(policy_->forward(state)).detach();
     detached_.push_back(Transition{state, action, 1.0f});
