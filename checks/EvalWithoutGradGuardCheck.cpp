@@ -144,8 +144,10 @@ bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx,
   return Finder.Found;
 }
 
-/// Whether one of \p Holders, the variables that hold what \p Forward
-/// computes, is declared outside the innermost loop around it.
+/// Whether one of \p Holders, the variables that keep what \p Forward
+/// computes (a detached copy too: a running total of detached values, which
+/// is what the growth checks' fix leaves), is declared outside the innermost
+/// loop around it.
 bool keptAcrossIterations(const Expr *Forward, const analysis::DeclSet &Holders,
                           ASTContext &Ctx) {
   const Stmt *Loop = analysis::innermostLoop(Forward, Ctx);
@@ -542,12 +544,13 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   analysis::DeclSet Holders;
   std::optional<bool> Discarded;
   bool ThroughCallers = false;
-  std::string ElsewhereAt;
+  std::string ElsewhereAt, ReadAt;
   auto discarded = [&] {
     if (!Discarded)
       Discarded = analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx),
                                              &Holders, &History,
-                                             &ThroughCallers, &ElsewhereAt);
+                                             &ThroughCallers, &ElsewhereAt,
+                                             &ReadAt);
     return *Discarded;
   };
   const analysis::NameGuesses &Names = HistoryOpts.names();
@@ -580,7 +583,9 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
                            Ctx)
           .At.isInvalid() &&
-      discarded() && !keptAcrossIterations(Forward, Holders, Ctx)) {
+      discarded() &&
+      !keptAcrossIterations(Forward, analysis::writtenInto(Forward, Ctx),
+                            Ctx)) {
     // What a guard would cover: the function, or in one that trains, the
     // block around the forward when that block trains nothing.
     const Stmt *Body = Function->getBody();
@@ -603,6 +608,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
             C.RepeatsCalledAt = Called->At;
       C.DroppedByCallers = ThroughCallers;
       C.DroppedElsewhereAt = ElsewhereAt;
+      C.KeptReadAt = ReadAt;
       C.Block = Block;
       for (const ValueDecl *D : Holders)
         if (const auto *Field = dyn_cast<FieldDecl>(D);
@@ -843,6 +849,14 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          "'%0' is evaluation code by its name (option EvalFunctions)",
          DiagnosticIDs::Note)
         << C.NamedBy->getName();
+  else if (C.ByUse && C.KeptIn && !C.KeptReadAt.empty())
+    diag(F.Forward->getBeginLoc(),
+         "its result is only read as numbers or detached in '%0' and kept in "
+         "'%1', whose reads differentiate nothing, here or in other files as "
+         "the project's function summaries say (the first at %2)",
+         DiagnosticIDs::Note)
+        << C.Function->getNameAsString() << C.KeptIn->getName()
+        << C.KeptReadAt;
   else if (C.ByUse && C.KeptIn)
     diag(F.Forward->getBeginLoc(),
          "its result is only read as numbers or detached in '%0' and kept in '%1', a "

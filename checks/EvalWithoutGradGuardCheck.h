@@ -42,6 +42,9 @@ private:
     std::string DroppedElsewhereAt;
     /// ... or kept in this private member, which only its class reads.
     const clang::FieldDecl *KeptIn = nullptr;
+    /// Where the first read of KeptIn is, when the summaries answered for
+    /// its reads (a member that is not private to its class).
+    std::string KeptReadAt;
     /// For evaluation by use: the function whose callers, all out of view,
     /// are taken to run it again and again.
     const clang::FunctionDecl *RepeatsUnseen = nullptr;

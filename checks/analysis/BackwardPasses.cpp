@@ -150,6 +150,18 @@ bool walksGraphOf(const CallExpr *Backward, const ValueDecl *Target,
   return mentions(Roots, Target) || Sources.sourcesOf(Roots).contains(Target);
 }
 
+bool walksHistoryOf(const CallExpr *Backward, const ValueDecl *Target,
+                    const TensorSources &Sources, const ASTContext &Ctx) {
+  const Expr *Roots = backwardRoots(Backward);
+  if (!Roots || !Target)
+    return false;
+  if (Sources.historySourcesOf(Roots, Ctx).contains(Target))
+    return true;
+  // Named in the roots but not a source TensorSources follows (a field of
+  // a struct of the user's): as walksGraphOf.
+  return mentions(Roots, Target) && !Sources.sourcesOf(Roots).contains(Target);
+}
+
 bool walksGraphOfValue(const CallExpr *Backward, const Expr *Value,
                        const TensorSources &Sources) {
   const Expr *Roots = backwardRoots(Backward);

@@ -66,6 +66,14 @@ bool trainsBesidesDifferentiableGradients(const clang::Stmt *S,
 bool walksGraphOf(const clang::CallExpr *Backward,
                   const clang::ValueDecl *Target, const TensorSources &Sources);
 
+/// walksGraphOf, following only what may carry autograd history: roots
+/// computed from \p Target only through a copy cut from the graph
+/// (`loss = ratio * old_log_probs.detach()`) do not walk its graph.
+bool walksHistoryOf(const clang::CallExpr *Backward,
+                    const clang::ValueDecl *Target,
+                    const TensorSources &Sources,
+                    const clang::ASTContext &Ctx);
+
 /// Whether the backward pass \p Backward walks a graph that \p Value is
 /// part of: its roots are computed from a variable that \p Value names.
 bool walksGraphOfValue(const clang::CallExpr *Backward,

@@ -24,7 +24,7 @@ namespace {
 /// The variables and fields \p E's value is stored into where it is
 /// written: `auto v = E`, `v = E`, `v.push_back(E)`, `std::tie(a, b) = E`,
 /// `auto [a, b] = E`.
-DeclSet storedInto(const Expr *E, ASTContext &Ctx) {
+DeclSet storedInto(const Expr *E, ASTContext &Ctx, bool ThroughCuts = false) {
   DeclSet Result;
   DynTypedNode Node = DynTypedNode::create(*E);
   // Up to the statement: real headers wrap each operand of an operator in
@@ -60,7 +60,10 @@ DeclSet storedInto(const Expr *E, ASTContext &Ctx) {
             break;
           }
     }
-    if (!Parent.get<Expr>())
+    // A copy cut from the graph (`auto old = E.detach()`) stores none of
+    // its history.
+    const auto *ParentExpr = Parent.get<Expr>();
+    if (!ParentExpr || (!ThroughCuts && cutsHistory(ParentExpr, Ctx)))
       break;
     Node = Parent;
   }
@@ -188,7 +191,7 @@ private:
     for (Decl *TopLevel : userDecls(Ctx)) {
       for (const CallExpr *Backward : backwardPassesInDecl(TopLevel))
         if (const Stmt *Around = enclosingFunctionBody(Backward, Ctx))
-          if (walksGraphOf(Backward, D, TensorSources(Around)))
+          if (walksHistoryOf(Backward, D, TensorSources(Around), Ctx))
             return true;
     }
     return false;
@@ -305,7 +308,7 @@ private:
       return true;
     TensorSources Sources(Def->getBody());
     for (const CallExpr *Backward : backwardPassesIn(Def->getBody()))
-      if (walksGraphOf(Backward, Param, Sources))
+      if (walksHistoryOf(Backward, Param, Sources, Ctx))
         return true;
     DeclSet From;
     From.insert(Param);
@@ -567,7 +570,8 @@ public:
     // computed from.
     llvm::SmallSetVector<const FunctionDecl *, 2> Returners;
     auto Local = [&](const ValueDecl *D) {
-      if (isFrameLocal(D) || keptOnlyByItsClass(D, &Returners))
+      if (isFrameLocal(D) || keptOnlyByItsClass(D, &Returners) ||
+          readsDropIt(D))
         return true;
       if (!isOutParameter(D, Function))
         return false;
@@ -620,8 +624,36 @@ public:
   /// Where the first call in another unit that the summaries answered
   /// for is.
   std::string ElsewhereAt;
+  /// Where the first read of a member that the summaries answered for is.
+  std::string ReadAt;
 
 private:
+  /// Whether \p D is a member whose every read differentiates nothing of
+  /// what it holds: in the other units, as the summaries say (which must
+  /// know of reads of it), and in this unit as it is now (the summaries
+  /// may describe an older version of it).
+  bool readsDropIt(const ValueDecl *D) {
+    const auto *Field = dyn_cast<FieldDecl>(D);
+    const FunctionSummaries *Summaries =
+        History ? History->options().Summaries.get() : nullptr;
+    if (!Field || !Summaries)
+      return false;
+    const UsedSummary *Reads = Summaries->memberRead(Field);
+    if (!Reads || Reads->Differentiated)
+      return false;
+    if (!ReadsInUnit)
+      ReadsInUnit = tensorMemberReads(Ctx);
+    auto It = ReadsInUnit->find(Field->getCanonicalDecl());
+    if (It != ReadsInUnit->end() &&
+        memberReadMayBeDifferentiated(It->second, Ctx, Callers, History))
+      return false;
+    if (ReadAt.empty())
+      ReadAt = Reads->At;
+    return true;
+  }
+  std::optional<std::map<const FieldDecl *, std::vector<const MemberExpr *>>>
+      ReadsInUnit;
+
   /// The calls of \p Function in the unit, when every call is known: its
   /// address does not escape, it is not a virtual method (an override's
   /// caller may call it through the base) and not a lambda; and the calls
@@ -671,6 +703,73 @@ private:
 };
 } // namespace
 
+std::map<const FieldDecl *, std::vector<const MemberExpr *>>
+tensorMemberReads(ASTContext &Ctx) {
+  class Reads : public StmtWalk {
+  public:
+    explicit Reads(const SourceManager &SM)
+        : StmtWalk(Options{/*TemplateInstantiations=*/true,
+                           /*LambdaBodies=*/true}),
+          SM(SM) {}
+    std::map<const FieldDecl *, std::vector<const MemberExpr *>> Found;
+
+  private:
+    bool enterDecl(Decl *D) override {
+      return isa<TranslationUnitDecl>(D) || D->getLocation().isInvalid() ||
+             !SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+    }
+    bool visit(Stmt *S) override {
+      // Writes are not reads: `m = v`, `m.push_back(v)`, `m.clear()`.
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+          Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+        Writes.insert(stripWrappers(Op->getArg(0)));
+      else if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+               Assign && Assign->getOpcode() == BO_Assign)
+        Writes.insert(stripWrappers(Assign->getLHS()));
+      else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
+        const CXXMethodDecl *MD = Call->getMethodDecl();
+        if (MD && MD->getIdentifier() && Call->getImplicitObjectArgument() &&
+            llvm::is_contained({"push_back", "emplace_back", "push_front",
+                                "emplace_front", "pop_back", "pop_front",
+                                "clear", "reserve", "resize"},
+                               MD->getName()))
+          Writes.insert(stripWrappers(Call->getImplicitObjectArgument()));
+      }
+      const auto *Member = dyn_cast<MemberExpr>(S);
+      const auto *Field =
+          Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+      if (!Field || Member->isInstantiationDependent() ||
+          Writes.contains(Member) ||
+          SM.isInSystemHeader(SM.getExpansionLoc(Field->getLocation())))
+        return true;
+      QualType T = Field->getType().getNonReferenceType();
+      if (holdsTensorsOrFields(T) || holdsTensorRecords(T))
+        Found[Field->getCanonicalDecl()].push_back(Member);
+      return true;
+    }
+    const SourceManager &SM;
+    /// The objects written, seen before the member expressions in them
+    /// (outermost first).
+    llvm::SmallPtrSet<const Expr *, 16> Writes;
+  } Walker(Ctx.getSourceManager());
+  Walker.walkDecl(Ctx.getTranslationUnitDecl());
+  return std::move(Walker.Found);
+}
+
+bool memberReadMayBeDifferentiated(llvm::ArrayRef<const MemberExpr *> Reads,
+                                   ASTContext &Ctx, const CallSites &Callers,
+                                   HistoryAnalysis *History,
+                                   const MemberExpr **At) {
+  Question Ask(Ctx, Callers, /*OpaqueCallsMay=*/true, History);
+  for (const MemberExpr *Read : Reads)
+    if (Ask.ask(Read, 0)) {
+      if (At)
+        *At = Read;
+      return true;
+    }
+  return false;
+}
+
 bool parameterMayBeDifferentiated(const FunctionDecl *Def,
                                   const ParmVarDecl *Param, ASTContext &Ctx,
                                   const CallSites &Callers,
@@ -683,14 +782,28 @@ bool parameterMayBeDifferentiated(const FunctionDecl *Def,
 
 bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
                       DeclSet *HoldersOut, HistoryAnalysis *History,
-                      bool *ThroughCallers, std::string *ElsewhereAt) {
+                      bool *ThroughCallers, std::string *ElsewhereAt,
+                      std::string *ReadAt) {
   Discarded Question(Ctx, Callers, History);
   bool Result = Question.at(E, HoldersOut, 0);
   if (ThroughCallers)
     *ThroughCallers = Result && Question.Followed;
   if (ElsewhereAt)
     *ElsewhereAt = Result ? Question.ElsewhereAt : "";
+  if (ReadAt)
+    *ReadAt = Result ? Question.ReadAt : "";
   return Result;
+}
+
+DeclSet writtenInto(const Expr *E, ASTContext &Ctx) {
+  const FunctionDecl *Function = enclosingFunction(E, Ctx);
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body)
+    return {};
+  DeclSet Stored = storedInto(E, Ctx, /*ThroughCuts=*/true);
+  if (const ValueDecl *D = referencedDecl(E))
+    Stored.insert(D);
+  return TensorSources(Body).historyFrom(Stored, Ctx);
 }
 
 bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {

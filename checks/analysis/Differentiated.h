@@ -18,7 +18,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace torch_tidy::analysis {
 
@@ -49,6 +51,20 @@ bool argumentMayBeDifferentiated(const clang::CallExpr *Call, unsigned Arg,
                                  const CallSites &Callers, bool OpaqueCallsMay,
                                  HistoryAnalysis *History = nullptr);
 
+/// The expressions of the user's code in the unit (lambdas and template
+/// instantiations included, system headers not) that name a member of a
+/// class of the user's holding tensors, or records of them, by member.
+std::map<const clang::FieldDecl *, std::vector<const clang::MemberExpr *>>
+tensorMemberReads(clang::ASTContext &Ctx);
+
+/// Whether one of \p Reads, expressions naming one member, may have what
+/// the member holds differentiated (mayBeDifferentiated, a function out of
+/// view counting as one that may); \p At gets the first that may.
+bool memberReadMayBeDifferentiated(
+    llvm::ArrayRef<const clang::MemberExpr *> Reads, clang::ASTContext &Ctx,
+    const CallSites &Callers, HistoryAnalysis *History,
+    const clang::MemberExpr **At = nullptr);
+
 /// Whether \p Def, whose body is in the unit, may differentiate what its
 /// parameter \p Param is handed: a backward pass walks it or what is
 /// computed from it, a member that a backward pass of the unit walks keeps
@@ -66,7 +82,9 @@ bool parameterMayBeDifferentiated(const clang::FunctionDecl *Def,
 /// from it, stay in variables of its function's own frame (or in a private
 /// member that only its class, all of it in view, reads and none of it
 /// hands out but by returning what it computes from it to callers that
-/// drop that in turn), and nothing may differentiate them (a function
+/// drop that in turn; or in a member whose every read, in the unit and in
+/// the other units as the function summaries say, differentiates nothing
+/// of what it holds), and nothing may differentiate them (a function
 /// whose body is not in the unit may). What
 /// the function returns, or writes into an out-parameter (a non-const
 /// tensor reference), is followed to every call site when every call is
@@ -77,12 +95,21 @@ bool parameterMayBeDifferentiated(const clang::FunctionDecl *Def,
 /// leave. \p Holders, when given, receives the variables of \p E's own
 /// function that hold it; \p ThroughCallers, whether callers had to be
 /// followed; \p ElsewhereAt, where the first call in another unit that
-/// the summaries answered for is (`file:line:column`), or "".
+/// the summaries answered for is (`file:line:column`), or ""; \p ReadAt,
+/// when the answer rests on what the summaries say of a member's reads,
+/// where the first of them is, or "".
 bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
                       const CallSites &Callers, DeclSet *Holders = nullptr,
                       HistoryAnalysis *History = nullptr,
                       bool *ThroughCallers = nullptr,
-                      std::string *ElsewhereAt = nullptr);
+                      std::string *ElsewhereAt = nullptr,
+                      std::string *ReadAt = nullptr);
+
+/// The variables and fields of its function that \p E's value is written
+/// into where it is made, copies cut from the graph included (`total +=
+/// model(x).sum().detach()` writes into `total`), and those computed from
+/// them: what keeps some of it, history or not.
+DeclSet writtenInto(const clang::Expr *E, clang::ASTContext &Ctx);
 
 /// Whether \p E's value (an expression of function \p Function) leaves the
 /// function through a return statement.

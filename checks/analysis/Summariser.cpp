@@ -237,6 +237,21 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
       }
     }
   }
+  // What the unit's code does with what each member of the user's holds
+  // (D at every expression that names it), so that a unit that keeps a
+  // value in one knows whether any reader wants its history. Past a few
+  // reads, a member is taken to be differentiated somewhere.
+  if (auto Reads = tensorMemberReads(Ctx); !Reads.empty()) {
+    constexpr size_t MostReads = 32;
+    HistoryAnalysis History(Ctx, &Sites, Options);
+    for (const auto &[Field, Exprs] : Reads) {
+      const MemberExpr *At = nullptr;
+      bool May = Exprs.size() > MostReads ||
+                 memberReadMayBeDifferentiated(Exprs, Ctx, Sites, &History, &At);
+      Out.addMemberRead(Field->getQualifiedNameAsString(), May,
+                        Where(At ? At : Exprs.front()));
+    }
+  }
   if (!Finder.Calls.empty() || !Finder.Results.empty()) {
     HistoryAnalysis History(Ctx, &Sites, Options);
     for (const CallExpr *Call : Finder.Results) {

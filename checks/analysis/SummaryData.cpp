@@ -39,13 +39,14 @@ RecordSummaryQueries::~RecordSummaryQueries() { Recording = Previous; }
 // Queries are "f:<function>" (what it returns), "p:<index>:<function>"
 // (what its parameter is passed), "u:<function>" (what its result is used
 // for), "c:<function>" (the grad mode it is called in; "C:" when calls
-// with grad mode on answer as no call does), "m:<member>", "d:<function>"
-// (the parameters it may differentiate) and "b:<function>" (whether it
-// runs a backward pass of its own).
+// with grad mode on answer as no call does), "m:<member>", "r:<member>"
+// (what its reads do with it), "d:<function>" (the parameters it may
+// differentiate) and "b:<function>" (whether it runs a backward pass of its
+// own).
 static constexpr const char *ReturnsQuery = "f:", *UsedQuery = "u:",
                             *CalledQuery = "c:", *CalledOffQuery = "C:",
-                            *MemberQuery = "m:", *ParametersQuery = "d:",
-                            *BackwardQuery = "b:";
+                            *MemberQuery = "m:", *MemberReadQuery = "r:",
+                            *ParametersQuery = "d:", *BackwardQuery = "b:";
 static std::string passedQuery(llvm::StringRef Key, unsigned Index) {
   return "p:" + std::to_string(Index) + ":" + Key.str();
 }
@@ -191,6 +192,37 @@ void FunctionSummaries::addMember(const std::string &Key, Carries C,
     It->second.At = At.str();
 }
 
+const UsedSummary *
+FunctionSummaries::memberRead(const FieldDecl *Field) const {
+  if (Recording)
+    record(MemberReadQuery, Field->getQualifiedNameAsString());
+  if (MemberReads.empty())
+    return nullptr;
+  auto It = MemberReads.find(Field->getQualifiedNameAsString());
+  return It == MemberReads.end() ? nullptr : &It->second;
+}
+
+/// Adds one more use to what \p Into says: differentiated when one may be,
+/// and as witness the first use that may, or else the first use, whatever
+/// order the units are merged in.
+static void joinUse(UsedSummary &Into, bool Differentiated,
+                    llvm::StringRef At) {
+  if (Differentiated && !Into.Differentiated)
+    Into = UsedSummary{true, At.str(), Into.Dropped};
+  else if (Differentiated == Into.Differentiated && !At.empty() &&
+           (Into.At.empty() || At < Into.At))
+    Into.At = At.str();
+}
+
+void FunctionSummaries::addMemberRead(const std::string &Key,
+                                      bool Differentiated,
+                                      llvm::StringRef At) {
+  auto [It, New] =
+      MemberReads.try_emplace(Key, UsedSummary{Differentiated, At.str()});
+  if (!New)
+    joinUse(It->second, Differentiated, At);
+}
+
 const UsedSummary *FunctionSummaries::used(const FunctionDecl *FD) const {
   if (Recording)
     record(UsedQuery, keyOf(FD));
@@ -209,12 +241,8 @@ void FunctionSummaries::addUsed(const std::string &Key, bool Differentiated,
   UsedSummary &U = It->second;
   U.Dropped = U.Dropped && Dropped;
   // The witness: the first call that may differentiate it, or else the
-  // first call, whatever order the units are merged in.
-  if (Differentiated && !U.Differentiated)
-    U = UsedSummary{true, At.str(), U.Dropped};
-  else if (Differentiated == U.Differentiated && !At.empty() &&
-           (U.At.empty() || At < U.At))
-    U.At = At.str();
+  // first call.
+  joinUse(U, Differentiated, At);
 }
 
 const CalledSummary *FunctionSummaries::called(const FunctionDecl *FD,
@@ -286,6 +314,8 @@ static const char *modeText(CalledSummary::Mode Mode) {
 void FunctionSummaries::merge(const FunctionSummaries &Other) {
   for (const auto &[Key, M] : Other.Members)
     addMember(Key, M.Passed, M.At);
+  for (const auto &[Key, R] : Other.MemberReads)
+    addMemberRead(Key, R.Differentiated, R.At);
   for (const auto &[Key, S] : Other.Functions)
     add(Key, S);
   for (const auto &[Key, Params] : Other.Passed)
@@ -363,6 +393,12 @@ std::string FunctionSummaries::answerTo(llvm::StringRef Query) const {
   if (Query.consume_front(MemberQuery)) {
     auto It = Members.find(Query.str());
     return It == Members.end() ? "-" : Passing(It->second);
+  }
+  if (Query.consume_front(MemberReadQuery)) {
+    auto It = MemberReads.find(Query.str());
+    return It == MemberReads.end()
+               ? "-"
+               : (It->second.Differentiated ? "D " : "N ") + It->second.At;
   }
   if (Query.consume_front("p:")) {
     auto [Index, Key] = Query.split(':');
@@ -480,6 +516,10 @@ llvm::json::Value FunctionSummaries::toJSON() const {
   for (const auto &[Key, M] : Members)
     MemberList.push_back(llvm::json::Object{
         {"member", Key}, {"carries", wordsOf(M.Passed)}, {"at", M.At}});
+  llvm::json::Array ReadList;
+  for (const auto &[Key, R] : MemberReads)
+    ReadList.push_back(llvm::json::Object{
+        {"member", Key}, {"differentiated", R.Differentiated}, {"at", R.At}});
   llvm::json::Array ReferenceList, DependentList;
   for (const std::string &Key : References)
     ReferenceList.push_back(Key);
@@ -489,6 +529,7 @@ llvm::json::Value FunctionSummaries::toJSON() const {
                             {"version", Version},
                             {"functions", std::move(List)},
                             {"members", std::move(MemberList)},
+                            {"member_reads", std::move(ReadList)},
                             {"program", Program},
                             {"references", std::move(ReferenceList)},
                             {"dependent_names", std::move(DependentList)}};
@@ -635,6 +676,20 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
         return false;
       }
       Out.addMember(Key->str(), C, *At);
+    }
+  // Optional: files written before member reads were summarised have none.
+  if (const llvm::json::Array *ReadList = O->getArray("member_reads"))
+    for (const llvm::json::Value &RV : *ReadList) {
+      const llvm::json::Object *R = RV.getAsObject();
+      std::optional<llvm::StringRef> Key = R ? R->getString("member") : std::nullopt;
+      std::optional<llvm::StringRef> At = R ? R->getString("at") : std::nullopt;
+      std::optional<bool> Differentiated =
+          R ? R->getBoolean("differentiated") : std::nullopt;
+      if (!Key || !At || !Differentiated) {
+        Error = "a malformed member read summary";
+        return false;
+      }
+      Out.addMemberRead(Key->str(), *Differentiated, *At);
     }
   // Optional: files written before references were recorded have none, and
   // say no program (so that every call counts).

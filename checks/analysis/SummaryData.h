@@ -118,8 +118,14 @@ public:
   /// What the methods of another unit may leave in member \p Field of
   /// their class (Carries::graph(), and where the first such write is).
   const PassedSummary *member(const clang::FieldDecl *Field) const;
+  /// What the code of the units that name member \p Field does with what it
+  /// holds: whether one of its reads at least may be differentiated (D),
+  /// and where (the first that may, or else the first read); null when no
+  /// unit summarised a read of it.
+  const UsedSummary *memberRead(const clang::FieldDecl *Field) const;
   bool empty() const {
     return Functions.empty() && Passed.empty() && Members.empty() &&
+           MemberReads.empty() &&
            Used.empty() && Called.empty() && Parameters.empty() &&
            Backward.empty();
   }
@@ -184,6 +190,11 @@ public:
   /// in the member \p Key (its qualified name), written at \p At.
   void addMember(const std::string &Key, Carries C, llvm::StringRef At);
 
+  /// Records that a read of the member \p Key (its qualified name) at
+  /// \p At may have what it holds differentiated, or not.
+  void addMemberRead(const std::string &Key, bool Differentiated,
+                     llvm::StringRef At);
+
   /// What these summaries say to each of \p Queries (see SummaryQueries),
   /// one line each, "-" where they say nothing: two sets of summaries that
   /// give the same text answer an analysis that asked those questions alike.
@@ -217,6 +228,9 @@ private:
   std::set<std::string> References, DependentNames;
   bool Program = false;
   std::map<std::string, PassedSummary> Members;
+  /// Per member read in a unit: whether a read may be differentiated
+  /// (UsedSummary's Dropped is not used).
+  std::map<std::string, UsedSummary> MemberReads;
   std::map<std::string, UsedSummary> Used;
   std::map<std::string, CalledSummary> Called;
   /// Per function summarised for its parameters: those it may
