@@ -12,7 +12,10 @@
 // function: where its body is, a parameter carries what they pass; and
 // whether they may differentiate what it returns (D across units); and
 // whether the function runs a backward pass of its own, so that it needs
-// grad mode on. What a call passes counts only when the function making it
+// grad mode on. Per member of a class of the user's, it says what the
+// methods of a unit may leave in it, and whether a read of it in a unit may
+// be differentiated (what a member that every reader drops keeps is kept
+// for nothing). What a call passes counts only when the function making it
 // may run: a program's function that no unit refers to runs nowhere (see
 // FunctionSummaries::runs).
 //
