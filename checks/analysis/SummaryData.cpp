@@ -173,13 +173,22 @@ void FunctionSummaries::addPassed(const std::string &Key, unsigned Index,
     joinPass(It->second.Summary, C, At, Walked);
 }
 
-const PassedSummary *FunctionSummaries::member(const FieldDecl *Field) const {
+/// What \p Summaries, by member, says of \p Field: the lookup recorded as
+/// a query of kind \p Kind.
+template <typename Summary>
+static const Summary *
+memberEntry(const std::map<std::string, Summary> &Summaries,
+            const FieldDecl *Field, const char *Kind) {
   if (Recording)
-    record(MemberQuery, Field->getQualifiedNameAsString());
-  if (Members.empty())
+    record(Kind, Field->getQualifiedNameAsString());
+  if (Summaries.empty())
     return nullptr;
-  auto It = Members.find(Field->getQualifiedNameAsString());
-  return It == Members.end() ? nullptr : &It->second;
+  auto It = Summaries.find(Field->getQualifiedNameAsString());
+  return It == Summaries.end() ? nullptr : &It->second;
+}
+
+const PassedSummary *FunctionSummaries::member(const FieldDecl *Field) const {
+  return memberEntry(Members, Field, MemberQuery);
 }
 
 void FunctionSummaries::addMember(const std::string &Key, Carries C,
@@ -194,12 +203,7 @@ void FunctionSummaries::addMember(const std::string &Key, Carries C,
 
 const UsedSummary *
 FunctionSummaries::memberRead(const FieldDecl *Field) const {
-  if (Recording)
-    record(MemberReadQuery, Field->getQualifiedNameAsString());
-  if (MemberReads.empty())
-    return nullptr;
-  auto It = MemberReads.find(Field->getQualifiedNameAsString());
-  return It == MemberReads.end() ? nullptr : &It->second;
+  return memberEntry(MemberReads, Field, MemberReadQuery);
 }
 
 /// Adds one more use to what \p Into says: differentiated when one may be,
