@@ -421,7 +421,7 @@ bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
   It = Wrappers.find(MD);
   It->second = !Found.SwitchesMode &&
                llvm::any_of(Found.All, [&](const Expr *Forward) {
-                 return analysis::isReturned(Forward, Def, Ctx);
+                 return analysis::returnsHistoryOf(Forward, Def, Ctx);
                });
   return It->second;
 }

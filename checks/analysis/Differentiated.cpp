@@ -806,6 +806,28 @@ DeclSet writtenInto(const Expr *E, ASTContext &Ctx) {
   return TensorSources(Body).historyFrom(Stored, Ctx);
 }
 
+bool returnsHistoryOf(const Expr *E, const FunctionDecl *Function,
+                      ASTContext &Ctx) {
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body)
+    return false;
+  TensorSources Sources(Body);
+  DeclSet Stored = storedInto(E, Ctx);
+  if (const ValueDecl *D = referencedDecl(E))
+    Stored.insert(D);
+  DeclSet Holders = Sources.historyFrom(Stored, Ctx);
+  for (const Expr *Value : returnedValues(Body)) {
+    if (!holdsTensorsOrFields(Value->getType()) || cutsHistory(Value, Ctx))
+      continue;
+    if (contains(Value, E))
+      return true;
+    for (const ValueDecl *D : Sources.historySourcesOf(Value, Ctx))
+      if (Holders.contains(D))
+        return true;
+  }
+  return false;
+}
+
 bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body)

@@ -111,6 +111,13 @@ bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
 /// them: what keeps some of it, history or not.
 DeclSet writtenInto(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// Whether \p E's history (an expression of function \p Function) leaves
+/// the function through a return statement: what it returns is computed
+/// from \p E other than through a copy cut from the graph (a decoder that
+/// returns the `argmax` tokens of its forward's logits returns none).
+bool returnsHistoryOf(const clang::Expr *E, const clang::FunctionDecl *Function,
+                      clang::ASTContext &Ctx);
+
 /// Whether \p E's value (an expression of function \p Function) leaves the
 /// function through a return statement.
 bool isReturned(const clang::Expr *E, const clang::FunctionDecl *Function,

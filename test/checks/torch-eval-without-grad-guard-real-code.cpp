@@ -294,6 +294,24 @@ struct HelperActorCritic : torch::nn::Module {
     rewards.back() = rewards.back() + gamma * next_value.detach();
   }
 };
+// A method of the model that returns only what it cuts from its forward's
+// output (the tokens a greedy decoder picks) is no forward by another name:
+// it is judged itself.
+struct TokenDecoder : torch::nn::Module {
+  torch::nn::Linear proj{4, 8};
+  torch::Tensor greedy(const torch::Tensor &x, int steps) {
+    torch::Tensor tokens = torch::zeros({1, 1}, torch::kLong);
+    for (int i = 0; i < steps; ++i) {
+      auto logits = proj->forward(x);
+      // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+      // CHECK-FIXES: torch::Tensor greedy(const torch::Tensor &x, int steps) {
+      // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+      tokens = torch::cat({tokens, logits.argmax(-1, true)}, 1);
+    }
+    return tokens;
+  }
+};
+
 void update_helpers(HelperActorCritic &ac, torch::optim::Adam &optimizer,
                     torch::Tensor states) {
   for (int epoch = 0; epoch < 4; ++epoch) {
