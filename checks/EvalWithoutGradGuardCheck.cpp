@@ -399,30 +399,26 @@ bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
           Ctx.getSourceManager().getExpansionLoc(Def->getLocation())) ||
       Names.namesEvaluation(Def) || trains(Def->getBody(), Ctx))
     return false;
-  class Forwards : public analysis::StmtWalk {
+  // A call named `eval` or `train` switches a mode.
+  class ModeSwitch : public analysis::StmtWalk {
   public:
-    explicit Forwards(const analysis::NameGuesses &Names) : Names(Names) {}
-    const analysis::NameGuesses &Names;
-    llvm::SmallVector<const Expr *, 2> All;
-    bool SwitchesMode = false;
+    bool Found = false;
     bool visit(Stmt *S) override {
       if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
         if (const CXXMethodDecl *Callee = Call->getMethodDecl();
             Callee && Callee->getIdentifier() &&
             (Callee->getName() == "eval" || Callee->getName() == "train"))
-          SwitchesMode = true;
-      const auto *E = dyn_cast<Expr>(S);
-      if (E && !isa<ParenExpr>(E) && analysis::isForwardCall(E, Names))
-        All.push_back(E);
-      return true;
+          Found = true;
+      return !Found;
     }
-  } Found(Names);
-  Found.walk(Def->getBody());
-  It = Wrappers.find(MD);
-  It->second = !Found.SwitchesMode &&
-               llvm::any_of(Found.All, [&](const Expr *Forward) {
-                 return analysis::returnsHistoryOf(Forward, Def, Ctx);
-               });
+  } Switch;
+  Switch.walk(Def->getBody());
+  It->second = !Switch.Found &&
+               llvm::any_of(analysis::forwardCallsIn(Def->getBody(), Names),
+                            [&](const CallExpr *Forward) {
+                              return analysis::returnsHistoryOf(Forward, Def,
+                                                                Ctx);
+                            });
   return It->second;
 }
 

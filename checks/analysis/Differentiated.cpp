@@ -70,11 +70,21 @@ DeclSet storedInto(const Expr *E, ASTContext &Ctx, bool ThroughCuts = false) {
   return Result;
 }
 
+/// What holds \p E's value where it is made: the variables and fields it is
+/// stored into (storedInto), and the variable \p E names, if any.
+DeclSet heldBy(const Expr *E, ASTContext &Ctx, bool ThroughCuts = false) {
+  DeclSet Held = storedInto(E, Ctx, ThroughCuts);
+  if (const ValueDecl *D = referencedDecl(E))
+    Held.insert(D);
+  return Held;
+}
+
 /// Whether a return statement of \p Body returns \p E or what a holder of
-/// it computes.
+/// it computes; with \p HistoryOnly, other than through a copy cut from the
+/// graph.
 bool returnsValue(const Expr *E, const DeclSet &Holders, const Stmt *Body,
                   const TensorSources &Sources, const ASTContext &Ctx,
-                  HistoryAnalysis *History) {
+                  HistoryAnalysis *History, bool HistoryOnly = false) {
   for (const Expr *Value : returnedValues(Body)) {
     // A number, or a value cut from the graph, takes no history out; nor
     // does one that H knows carries none (the indices of a max(), an
@@ -84,7 +94,9 @@ bool returnsValue(const Expr *E, const DeclSet &Holders, const Stmt *Body,
       continue;
     if (contains(Value, E))
       return true;
-    for (const ValueDecl *D : Sources.sourcesOf(Value))
+    for (const ValueDecl *D : HistoryOnly
+                                  ? Sources.historySourcesOf(Value, Ctx)
+                                  : Sources.sourcesOf(Value))
       if (Holders.contains(D))
         return true;
   }
@@ -127,10 +139,7 @@ public:
     if (!Body || Depth > 4)
       return true; // cannot follow it further: assume it is
     TensorSources Sources(Body);
-    DeclSet Stored = storedInto(E, Ctx);
-    if (const ValueDecl *D = referencedDecl(E))
-      Stored.insert(D); // a variable: itself
-    DeclSet Holders = Sources.historyFrom(Stored, Ctx);
+    DeclSet Holders = Sources.historyFrom(heldBy(E, Ctx), Ctx);
     // A backward pass in the function, whose roots take a graph from it
     // (not through a value cut from it: `loss = v * baseline.detach()`).
     for (const CallExpr *Backward : backwardPassesIn(Body)) {
@@ -562,9 +571,8 @@ public:
     if (!Body)
       return false;
     TensorSources Sources(Body);
-    DeclSet Stored = storedInto(E, Ctx);
-    if (const ValueDecl *D = referencedDecl(E))
-      Stored.insert(D); // a variable the caller passed: itself
+    // A variable the caller passed holds itself.
+    DeclSet Stored = heldBy(E, Ctx);
     llvm::SmallVector<const ParmVarDecl *, 2> OutParams;
     // The methods that return what a private member keeps it in is
     // computed from.
@@ -800,10 +808,8 @@ DeclSet writtenInto(const Expr *E, ASTContext &Ctx) {
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body)
     return {};
-  DeclSet Stored = storedInto(E, Ctx, /*ThroughCuts=*/true);
-  if (const ValueDecl *D = referencedDecl(E))
-    Stored.insert(D);
-  return TensorSources(Body).historyFrom(Stored, Ctx);
+  return TensorSources(Body).historyFrom(heldBy(E, Ctx, /*ThroughCuts=*/true),
+                                         Ctx);
 }
 
 bool returnsHistoryOf(const Expr *E, const FunctionDecl *Function,
@@ -812,20 +818,8 @@ bool returnsHistoryOf(const Expr *E, const FunctionDecl *Function,
   if (!Body)
     return false;
   TensorSources Sources(Body);
-  DeclSet Stored = storedInto(E, Ctx);
-  if (const ValueDecl *D = referencedDecl(E))
-    Stored.insert(D);
-  DeclSet Holders = Sources.historyFrom(Stored, Ctx);
-  for (const Expr *Value : returnedValues(Body)) {
-    if (!holdsTensorsOrFields(Value->getType()) || cutsHistory(Value, Ctx))
-      continue;
-    if (contains(Value, E))
-      return true;
-    for (const ValueDecl *D : Sources.historySourcesOf(Value, Ctx))
-      if (Holders.contains(D))
-        return true;
-  }
-  return false;
+  return returnsValue(E, Sources.historyFrom(heldBy(E, Ctx), Ctx), Body,
+                      Sources, Ctx, /*History=*/nullptr, /*HistoryOnly=*/true);
 }
 
 bool isReturned(const Expr *E, const FunctionDecl *Function, ASTContext &Ctx) {
