@@ -174,10 +174,55 @@ keptArguments(const CXXMemberCallExpr *Call) {
   return Kept;
 }
 
+/// Whether \p Lambda refers to \p Var as the enclosing function's own: a
+/// local captured by reference, or a member through a captured `this`.
+static bool capturesByReference(const LambdaExpr *Lambda, const ValueDecl *Var) {
+  return llvm::any_of(Lambda->captures(), [&](const LambdaCapture &Capture) {
+    if (isa<FieldDecl>(Var))
+      return Capture.getCaptureKind() == LCK_This;
+    return Capture.capturesVariable() && Capture.getCapturedVar() == Var &&
+           Capture.getCaptureKind() == LCK_ByRef;
+  });
+}
+
+/// A call that runs a lambda of the function, or hands one to code that
+/// runs it (`closure();`, `optimizer.step(closure);` with the closure
+/// assigning `losses = compute(...)`): what the lambda writes into a
+/// variable it captures by reference is written here. Each write may or
+/// may not run, so the old value may stay.
+static std::optional<Definition> lambdaWriteAt(const CallExpr *Call,
+                                               const ValueDecl *Var) {
+  llvm::SmallVector<const Expr *, 4> Handed(Call->arguments());
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Call)
+    Handed.push_back(Op->getArg(0));
+  Definition Def{Definition::Update, Call, {}};
+  for (const Expr *E : Handed) {
+    const LambdaExpr *Lambda = lambdaHeldBy(E);
+    if (!Lambda || !capturesByReference(Lambda, Var))
+      continue;
+    llvm::SmallVector<const Stmt *, 32> Work{Lambda->getBody()};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S || isa<LambdaExpr>(S))
+        continue;
+      if (auto Inner = definitionAt(S, Var); Inner && Inner->Kind != Definition::Entry)
+        llvm::append_range(Def.Values, Inner->Values);
+      llvm::append_range(Work, S->children());
+    }
+  }
+  if (Def.Values.empty())
+    return std::nullopt;
+  return Def;
+}
+
 std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
-  if (const auto *Call = dyn_cast<CallExpr>(S))
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
     if (auto Def = outputArgumentAt(Call, Var))
       return Def;
+    if (auto Def = lambdaWriteAt(Call, Var))
+      return Def;
+  }
   // out.total = loss: one field of a struct of tensors changes.
   const Expr *AssignedTo = nullptr, *AssignedValue = nullptr;
   if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {

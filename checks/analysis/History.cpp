@@ -249,14 +249,25 @@ HistoryAnalysis::Assumption HistoryAnalysis::assumptionBehind(const Expr *E) {
   return {true, Finder.Found};
 }
 
+/// Whether \p T is a class of the user's, not a module nor a plain
+/// struct, with a member that holds tensors (a loss record whose members
+/// are private and set by its constructor): what its members hold is what
+/// it holds.
+static bool isObjectHoldingTensors(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return RD && !RD->isInStdNamespace() && !isModuleClass(RD) &&
+         !isInNamespace(RD, {"torch", "at", "c10"}) && holdsTensorsOrFields(T);
+}
+
 Carries HistoryAnalysis::of(const Expr *E, int Element) {
   if (!E)
     return Carries::none();
   E = stripWrappers(E);
-  if (!mayHoldTensors(E->getType()) && !isa<InitListExpr>(E))
+  if (!mayHoldTensors(E->getType()) && !isa<InitListExpr>(E) &&
+      !isObjectHoldingTensors(E->getType()))
     return Carries::none();
   std::pair<const Expr *, int> Key{E, Element};
-  bool Cacheable = CallStack.empty();
+  bool Cacheable = CallStack.empty() && ConstructStack.empty();
   if (Cacheable) {
     auto It = Cache.find(Key);
     if (It != Cache.end())
@@ -268,7 +279,7 @@ Carries HistoryAnalysis::of(const Expr *E, int Element) {
   }
   std::tuple<const Expr *, int, const CallExpr *, size_t> PartialKey{
       E, Element, CallStack.empty() ? nullptr : CallStack.back(),
-      CallStack.size()};
+      CallStack.size() + 64 * ConstructStack.size()};
   if (++Steps > PartialAfter)
     if (auto It = Partial.find(PartialKey); It != Partial.end())
       return It->second;
@@ -321,6 +332,8 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
     if (Element >= 0 && Construct->getNumArgs() == 1 &&
         Construct->getConstructor()->isCopyOrMoveConstructor())
       return of(Construct->getArg(0), Element);
+    if (std::optional<Carries> Built = ofConstructed(Construct, Element))
+      return *Built;
     return anyOf(llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs()));
   }
   if (const auto *List = dyn_cast<InitListExpr>(E)) {
@@ -549,11 +562,16 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
     return Carries::unknown();
   llvm::SmallVector<const Expr *, 4> Operands;
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
-    Operands.push_back(Member->getImplicitObjectArgument());
     // A distribution built from the policy's output: its methods compute
-    // with what it was built from.
-    if (!Options.names().namesDraw(FD))
-      Operands.append(builtFrom(Member->getImplicitObjectArgument()));
+    // with what it was built from, and what it holds; a draw from it takes
+    // neither (a plain struct's fields are read as they are).
+    const Expr *Object = Member->getImplicitObjectArgument();
+    if (!Options.names().namesDraw(FD)) {
+      Operands.push_back(Object);
+      Operands.append(builtFrom(Object));
+    } else if (mayHoldTensors(Object->getType())) {
+      Operands.push_back(Object);
+    }
   }
   auto Arguments = callArguments(Call);
   llvm::append_range(Operands, Arguments);
@@ -627,7 +645,11 @@ Carries HistoryAnalysis::returnedBy(const FunctionDecl *Def, int Element) {
 }
 
 bool HistoryAnalysis::mayFollowInto(const FunctionDecl *Def) const {
-  return CallStack.size() < 4 &&
+  return CallStack.size() + ConstructStack.size() < 4 &&
+         llvm::none_of(ConstructStack,
+                       [&](const CXXConstructExpr *Active) {
+                         return Active->getConstructor()->getDefinition() == Def;
+                       }) &&
          llvm::none_of(CallStack, [&](const CallExpr *Active) {
            return Active->getDirectCallee() &&
                   Active->getDirectCallee()->getDefinition() == Def;
@@ -756,6 +778,22 @@ Carries HistoryAnalysis::ofParameter(const ParmVarDecl *Param, int Element,
   if (!Function)
     return Carries::unknown();
   unsigned Index = Param->getFunctionScopeIndex();
+  // Inside a constructor we were led into: the argument of that
+  // construction.
+  for (size_t I = ConstructStack.size(); I-- > 0;) {
+    const CXXConstructExpr *Construct = ConstructStack[I];
+    if (Construct->getConstructor()->getDefinition() != Function->getDefinition())
+      continue;
+    Resolved = true;
+    if (Index >= Construct->getNumArgs() ||
+        isa<CXXDefaultArgExpr>(Construct->getArg(Index)))
+      return Carries::unknown();
+    auto Saved = ConstructStack;
+    ConstructStack.resize(I);
+    Carries Result = of(Construct->getArg(Index), Element);
+    ConstructStack = std::move(Saved);
+    return Result;
+  }
   // Inside a callee we were led into: the argument of that call.
   for (size_t I = CallStack.size(); I-- > 0;) {
     const CallExpr *Call = CallStack[I];

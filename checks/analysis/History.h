@@ -195,6 +195,15 @@ private:
   Carries ofLocal(const clang::VarDecl *Var, const clang::Expr *Use,
                   int Element);
   Carries ofField(const clang::FieldDecl *Field);
+  /// An object of the user's class built by \p Construct, a constructor
+  /// whose body is in view: what its members (\p Element: the one of that
+  /// index) hold when the constructor returns, as the constructor and the
+  /// methods of the class it calls leave them, its parameters taken from
+  /// \p Construct's arguments. std::nullopt when it is not followed (no
+  /// body in view, a copy, a delegating constructor, a base class holding
+  /// tensors, a class of a library).
+  std::optional<Carries> ofConstructed(const clang::CXXConstructExpr *Construct,
+                                       int Element);
   /// A member of the user's class read through `this` at \p Use: what the
   /// method wrote into it before \p Use, or, where it reads what the method
   /// found, memberState().
@@ -251,6 +260,8 @@ private:
   llvm::DenseMap<const clang::FieldDecl *, std::string> ForeignMemberWrites;
   /// The calls being followed into their callees.
   llvm::SmallVector<const clang::CallExpr *, 4> CallStack;
+  /// The constructions being followed into their constructors.
+  llvm::SmallVector<const clang::CXXConstructExpr *, 2> ConstructStack;
   /// How many parameters are being followed back to their call sites.
   unsigned CallSiteDepth = 0;
   /// For a parameter that has history from a call site: that call site.

@@ -6,6 +6,8 @@
 // `log()`). H reads a member of the user's class through `this` as the
 // method's own writes before the read say, and, where the method reads what
 // it found on entry, as what the class's methods in the unit may leave in it.
+// An object of such a class built in view holds what its constructor, and
+// the methods of its own that the constructor calls, leave in its members.
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,6 +110,88 @@ Carries HistoryAnalysis::memberState(const FieldDecl *Field) {
     Result = ofField(Field);
   if (CycleHits == CyclesBefore || Result.mayHoldGraph())
     MemberStates[Field] = Result;
+  return Result;
+}
+
+/// The methods of \p Class that \p Body calls on its own object
+/// (`physics_loss(input);` in a constructor), and those they call, two
+/// levels deep: their bodies write the object being built. A virtual one
+/// may run another body, and is left out.
+static llvm::SmallVector<const FunctionDecl *, 4>
+ownMethodsCalled(const CXXRecordDecl *Class, const Stmt *Body) {
+  llvm::SmallVector<const FunctionDecl *, 4> Found;
+  llvm::SmallVector<std::pair<const Stmt *, unsigned>, 16> Work{{Body, 0}};
+  while (!Work.empty()) {
+    auto [S, Depth] = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S); Call && Depth < 2)
+      if (const CXXMethodDecl *Method = Call->getMethodDecl();
+          Method && !Method->isVirtual() && Method->getParent() == Class &&
+          isa<CXXThisExpr>(stripWrappers(Call->getImplicitObjectArgument())))
+        if (const FunctionDecl *Def = Method->getDefinition();
+            Def && Def->hasBody() && !llvm::is_contained(Found, Def)) {
+          Found.push_back(Def);
+          Work.push_back({Def->getBody(), Depth + 1});
+        }
+    for (const Stmt *Child : S->children())
+      Work.push_back({Child, Depth});
+  }
+  return Found;
+}
+
+std::optional<Carries>
+HistoryAnalysis::ofConstructed(const CXXConstructExpr *Construct, int Element) {
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor || Ctor->isCopyOrMoveConstructor() || !Ctor->hasBody(Def) ||
+      !mayFollowInto(Def))
+    return std::nullopt;
+  const auto *CtorDef = cast<CXXConstructorDecl>(Def);
+  const CXXRecordDecl *Class = Ctor->getParent();
+  if (CtorDef->isDelegatingConstructor() || isModuleClass(Class) ||
+      llvm::any_of(Class->bases(),
+                   [](const CXXBaseSpecifier &Base) {
+                     return holdsTensorsOrFields(Base.getType());
+                   }) ||
+      llvm::none_of(Class->fields(), [&](const FieldDecl *Field) {
+        return followsMember(Field, Ctx.getSourceManager());
+      }))
+    return std::nullopt;
+  llvm::SmallVector<const FunctionDecl *, 4> Writers{Def};
+  llvm::append_range(Writers, ownMethodsCalled(Class, Def->getBody()));
+  ConstructStack.push_back(Construct);
+  Carries Result = Carries::none();
+  for (const FieldDecl *Field : Class->fields()) {
+    if ((Element >= 0 &&
+         Field->getFieldIndex() != static_cast<unsigned>(elementHead(Element))) ||
+        !followsMember(Field, Ctx.getSourceManager()))
+      continue;
+    int Part = Element >= 0 ? elementRest(Element) : WholeValue;
+    // What it starts with: its initializer in the constructor, or in the
+    // class.
+    const CXXCtorInitializer *Written = nullptr;
+    for (const CXXCtorInitializer *Init : CtorDef->inits())
+      if (Init->getMember() == Field && Init->isWritten())
+        Written = Init;
+    if (Written)
+      Result |= of(Written->getInit(), Part);
+    else if (const Expr *InClass = Field->getInClassInitializer())
+      Result |= of(InClass, Part);
+    // What the constructor's body and the methods it calls leave in it.
+    bool IsTensor = isTensorType(Field->getType());
+    for (const FunctionDecl *Writer : Writers) {
+      const FunctionFlow *Flow = flowOf(Writer);
+      if (!Flow || !Flow->valid())
+        continue;
+      for (const Definition &Left : Flow->definitionsAtExit(Field))
+        if (Left.Kind != Definition::Entry)
+          Result |= ofDefinition(Left, IsTensor, Part);
+    }
+    if (Result.mayHoldGraph())
+      break;
+  }
+  ConstructStack.pop_back();
   return Result;
 }
 

@@ -602,3 +602,68 @@ void in_place_chains(torch::nn::Linear &model, const torch::Tensor &x) {
   // CHECK: [[@LINE+1]]:3: history=no
   probe_history(squashed);
 }
+
+// An object of a class of the user's built by a constructor in view holds
+// what the constructor, and the methods of its own that it calls, leave in
+// its members: a record of loss terms set through private methods carries
+// the forward's graph; one default-built, or holding only a detached copy,
+// carries none.
+class LossTerms {
+public:
+  LossTerms() = default;
+  LossTerms(torch::nn::Linear &model, const torch::Tensor &x) : model_(model) {
+    fit(x);
+    total_ = fit_ * 2;
+  }
+  explicit LossTerms(const torch::Tensor &t) : total_(t.detach()) {}
+
+private:
+  void fit(const torch::Tensor &x) { fit_ = model_->forward(x).pow(2).mean(); }
+  torch::nn::Linear model_{nullptr};
+  torch::Tensor total_, fit_;
+};
+void probe_history(const LossTerms &);
+class Kept {
+public:
+  explicit Kept(const torch::Tensor &t) : held_(t * 2) {}
+
+private:
+  torch::Tensor held_;
+};
+void probe_history(const Kept &);
+void built_objects(torch::nn::Linear &model, const torch::Tensor &x) {
+  LossTerms terms(model, x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(terms);
+  LossTerms empty;
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(empty);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(LossTerms(model(x)));
+  // What its constructor keeps of what it is handed, from this construction.
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(Kept(model(x)));
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(Kept(torch::zeros({2})));
+}
+
+// A variable a lambda captures by reference is written where the lambda
+// runs: called, or handed to a call (an optimizer's closure).
+void closure_writes(torch::nn::Linear &model, const torch::Tensor &x,
+                    torch::optim::LBFGS &opt) {
+  torch::Tensor last = torch::zeros({1});
+  auto closure = [&]() -> torch::Tensor {
+    last = model(x).sum();
+    return last;
+  };
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(last);
+  opt.step(closure);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(last);
+  torch::Tensor copied = torch::zeros({1});
+  auto by_value = [copied, &model, &x]() mutable { copied = model(x).sum(); };
+  by_value();
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(copied);
+}
