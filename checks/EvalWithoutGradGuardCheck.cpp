@@ -189,12 +189,15 @@ bool othersDiscarded(const Expr *Forward, const Stmt *Scope,
 
 /// Whether the project's function summaries say that \p Call, a method of
 /// the user's model whose body is in another unit (taken for a forward pass
-/// while nothing is known of it), returns no history whatever it is handed:
-/// its body runs the model under a guard of its own (a `predict()` that
-/// holds a NoGradGuard) or returns only numbers, so nothing it recorded
+/// while nothing is known of it), returns no history from what this call
+/// hands it: its body runs the model under a guard of its own (a
+/// `predict()` that holds a NoGradGuard), returns only numbers, or returns
+/// history only from what it is handed (a sampler that appends argmax
+/// tokens to the ids it is given) and is handed none here. Its forward
+/// passes are then judged in its own unit, and nothing it recorded
 /// outlives the call.
 bool returnsNoHistoryElsewhere(const Expr *Call,
-                               const analysis::HistoryAnalysis &History) {
+                               analysis::HistoryAnalysis &History) {
   const analysis::FunctionSummaries *Summaries =
       History.options().Summaries.get();
   const auto *Member =
@@ -203,11 +206,11 @@ bool returnsNoHistoryElsewhere(const Expr *Call,
   if (!Summaries || !Method)
     return false;
   const analysis::FunctionSummary *Summary = Summaries->find(Method);
-  return Summary && !Summary->empty() &&
-         llvm::all_of(*Summary, [](const auto &Element) {
-           return Element.second.Handed.isNone() &&
-                  Element.second.NotHanded.isNone();
-         });
+  if (!Summary || Summary->empty())
+    return false;
+  // H asks the summary with this call's arguments.
+  analysis::Carries Result = History.history(Member);
+  return !Result.mayHoldGraph() && !Result.mayBeUnknown();
 }
 
 /// Whether no call of \p Function is in view, so that only a guess from its

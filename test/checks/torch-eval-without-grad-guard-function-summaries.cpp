@@ -4,7 +4,9 @@
 // its own guard returns no history whatever it is handed, so a search that
 // calls it for every leaf records nothing (not flagged with the summaries;
 // flagged, with a note on the assumption, without them, the OPAQUE run). A
-// method whose body records a graph stays a forward pass either way.
+// method whose body records a graph stays a forward pass either way; one
+// that returns history only from what it is handed is none when handed
+// nothing that carries history.
 // The summaries also say which parameters a function of another unit may
 // differentiate: an output handed only to one that reads its numbers is
 // dropped (flagged with them; without them that function may differentiate
@@ -47,6 +49,17 @@ float score_all(PolicyNet &net, const std::vector<torch::Tensor> &leaves) {
   for (const auto &leaf : leaves)
     total += leaf_score(net, leaf);
   return total;
+}
+
+// A sampler defined in policy_net.cpp returns history only from the ids it
+// is handed: handed random ids, it returns none, and its forward passes are
+// judged in its own unit (flagged only without the summaries).
+torch::Tensor sample_ids(PolicyNet &net) {
+  net->eval();
+  auto ids = net->extend(torch::randint(0, 9, {1, 9}), 4);
+  // CHECK-MESSAGES-OPAQUE: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+  // CHECK-FIXES-OPAQUE: torch::NoGradGuard no_grad;
+  return ids;
 }
 
 void serve(torch::nn::Linear &model, const std::vector<torch::Tensor> &frames,

@@ -14,6 +14,14 @@ std::pair<torch::Tensor, torch::Tensor> PolicyNetImpl::evaluate(const torch::Ten
   return forward(x);
 }
 
+torch::Tensor PolicyNetImpl::extend(torch::Tensor ids, int steps) {
+  for (int i = 0; i < steps; ++i) {
+    auto out = forward(ids.to(torch::kFloat));
+    ids = torch::cat({ids, out.first.argmax(1, true)}, 1);
+  }
+  return ids;
+}
+
 void to_image(const torch::Tensor &output, std::vector<float> &pixels) {
   auto values = output.flatten();
   for (int64_t i = 0; i < values.numel(); ++i)

@@ -11,6 +11,8 @@ struct PolicyNetImpl : torch::nn::Module {
   std::pair<torch::Tensor, torch::Tensor> predict(const torch::Tensor &x);
   // Runs its forward with grad mode on.
   std::pair<torch::Tensor, torch::Tensor> evaluate(const torch::Tensor &x);
+  // Appends the argmax of each step's policy to the ids it is given.
+  torch::Tensor extend(torch::Tensor ids, int steps);
 };
 TORCH_MODULE(PolicyNet);
 
