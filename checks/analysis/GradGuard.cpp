@@ -431,6 +431,27 @@ static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
                                  const CallSites *Callers,
                                  const NameGuesses &Names, unsigned Depth);
 
+/// Whether an object of \p Class holds a guard that turns grad mode off
+/// for as long as it lives (`class Model { torch::NoGradGuard no_grad; ...
+/// };`), as a member or through a base class: every method of it runs
+/// while the object, and so the guard, is alive.
+static bool objectHoldsGuard(const CXXRecordDecl *Class, unsigned Depth = 0) {
+  if (!Class || !Class->hasDefinition() || Depth > 3 ||
+      Class->isInStdNamespace())
+    return false;
+  for (const FieldDecl *Field : Class->fields()) {
+    GuardKind Kind = guardKindOfType(Field->getType());
+    // A member guard built with an argument may change nothing
+    // (`c10::InferenceMode mode{false};`).
+    if ((Kind == GuardKind::NoGrad || Kind == GuardKind::InferenceMode) &&
+        !Field->hasInClassInitializer() && !Field->getType()->isReferenceType())
+      return true;
+  }
+  return llvm::any_of(Class->bases(), [&](const CXXBaseSpecifier &Base) {
+    return objectHoldsGuard(recordOf(Base.getType()), Depth + 1);
+  });
+}
+
 /// The grad state on entry to \p FD: that of its callers when every one of
 /// them is known and agrees, those of other units (as the summaries say)
 /// included.
@@ -501,6 +522,8 @@ static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
     } else if (const auto *FD = Parent.get<FunctionDecl>()) {
       // Only a lambda's body continues into the scope that defines it.
       const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      if (MD && !MD->isStatic() && objectHoldsGuard(MD->getParent()))
+        return GradState::NotRecording;
       if (!MD || !MD->getParent()->isLambda())
         return entryState(FD, Ctx, Callers, Names, Depth);
     }

@@ -264,3 +264,30 @@ void copy_initialised_guards() {
     probe();
   }
 }
+
+// A class that holds a guard as a member turns grad mode off for as long as
+// an object of it lives: its methods run with the guard active. One whose
+// member guard is built with an argument may change nothing.
+class Upscaler {
+  torch::NoGradGuard no_grad;
+  torch::jit::script::Module module;
+
+public:
+  void run() {
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=none
+    probe();
+  }
+  static void describe() {
+    // CHECK: [[@LINE+1]]:5: grad=recording loop=none
+    probe();
+  }
+};
+class Scorer {
+  c10::InferenceMode mode{false};
+
+public:
+  void run() {
+    // CHECK: [[@LINE+1]]:5: grad=recording loop=none
+    probe();
+  }
+};
