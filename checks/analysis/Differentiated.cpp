@@ -126,6 +126,17 @@ bool runByTestHarness(const LambdaExpr *Lambda, ASTContext &Ctx) {
          (HandOff.Call && isTestHarnessFunction(HandOff.Call->getDirectCallee()));
 }
 
+/// Lets \p Sources follow no value that \p History knows carries no
+/// history (a call of a function that computes its result under a guard):
+/// what is computed from it takes none along.
+void cutWhatCarriesNothing(TensorSources &Sources, HistoryAnalysis *History) {
+  if (History)
+    Sources.alsoCut([History](const Expr *V) {
+      return holdsTensorsOrFields(V->getType()) &&
+             History->history(V) == Carries::none();
+    });
+}
+
 class Question {
 public:
   Question(ASTContext &Ctx, const CallSites &Callers, bool OpaqueCallsMay,
@@ -139,6 +150,7 @@ public:
     if (!Body || Depth > 4)
       return true; // cannot follow it further: assume it is
     TensorSources Sources(Body);
+    cutWhatCarriesNothing(Sources, History);
     DeclSet Holders = Sources.historyFrom(heldBy(E, Ctx), Ctx);
     // A backward pass in the function, whose roots take a graph from it
     // (not through a value cut from it: `loss = v * baseline.detach()`).
@@ -439,16 +451,32 @@ static bool leavesTypeErased(const Stmt *Body, const Expr *E,
 
 /// Whether \p D is a variable of its function's own frame: it dies when
 /// the function returns.
-static bool isFrameLocal(const ValueDecl *D) {
+static bool isFrameLocal(const ValueDecl *D, ASTContext &Ctx) {
   // A number (an item() kept in a member) takes no history anywhere.
   if (!holdsTensorsOrFields(D->getType()))
     return true;
   if (const auto *Binding = dyn_cast<BindingDecl>(D))
     D = Binding->getDecomposedDecl();
   const auto *Var = dyn_cast_or_null<VarDecl>(D);
-  return Var && Var->hasLocalStorage() && !Var->isStaticLocal() &&
-         !Var->getType()->isReferenceType() &&
-         !Var->getType()->isPointerType();
+  if (!Var || !Var->hasLocalStorage() || Var->isStaticLocal() ||
+      Var->getType()->isPointerType())
+    return false;
+  if (!Var->getType()->isReferenceType())
+    return true;
+  // The loop variable of a range-based for refers to an element of its
+  // range: frame-local when the range is (a local, or a temporary that the
+  // loop keeps alive).
+  for (const DynTypedNode &Parent : Ctx.getParents(*Var))
+    if (const auto *Decl = Parent.get<DeclStmt>())
+      for (const DynTypedNode &Loop : Ctx.getParents(*Decl))
+        if (const auto *Range = Loop.get<CXXForRangeStmt>();
+            Range && Range->getLoopVariable() == Var && Range->getRangeInit()) {
+          const Expr *Init = stripWrappers(Range->getRangeInit());
+          if (const ValueDecl *Of = referencedDecl(Init->IgnoreParenImpCasts()))
+            return isFrameLocal(Of, Ctx);
+          return Init->isPRValue();
+        }
+  return false;
 }
 
 /// Whether \p D is a private member that only its class's code, all of it
@@ -538,7 +566,7 @@ keptOnlyByItsClass(const ValueDecl *D,
     DeclSet From;
     From.insert(Field);
     for (const ValueDecl *Holder : Sources.historyFrom(From, Ctx))
-      if (Holder != Field && !isFrameLocal(Holder))
+      if (Holder != Field && !isFrameLocal(Holder, Ctx))
         return false;
   }
   return true;
@@ -571,6 +599,7 @@ public:
     if (!Body)
       return false;
     TensorSources Sources(Body);
+    cutWhatCarriesNothing(Sources, History);
     // A variable the caller passed holds itself.
     DeclSet Stored = heldBy(E, Ctx);
     llvm::SmallVector<const ParmVarDecl *, 2> OutParams;
@@ -578,7 +607,7 @@ public:
     // computed from.
     llvm::SmallSetVector<const FunctionDecl *, 2> Returners;
     auto Local = [&](const ValueDecl *D) {
-      if (isFrameLocal(D) || keptOnlyByItsClass(D, &Returners) ||
+      if (isFrameLocal(D, Ctx) || keptOnlyByItsClass(D, &Returners) ||
           readsDropIt(D))
         return true;
       if (!isOutParameter(D, Function))

@@ -181,6 +181,11 @@ const Expr *pieceRoot(const Expr *Value) {
     }
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Value)) {
       const CXXMethodDecl *Method = Member->getMethodDecl();
+      // The tensor an element reference stands for (a c10::List's).
+      if (isa_and_nonnull<CXXConversionDecl>(Method)) {
+        Value = Member->getImplicitObjectArgument();
+        continue;
+      }
       if (!Method || !Method->getIdentifier())
         return nullptr;
       static constexpr llvm::StringLiteral Parts[] = {
@@ -210,6 +215,41 @@ const Expr *pieceRoot(const Expr *Value) {
 
 bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
                            const SourceManager &SM, unsigned Locals);
+
+/// The range-based for statement, \p Loop or one inside it, whose loop
+/// variable \p Var is; nullptr when there is none.
+const CXXForRangeStmt *rangeLoopOf(const VarDecl *Var, const Stmt *Loop) {
+  llvm::SmallVector<const Stmt *, 32> Work{Loop};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *Range = dyn_cast<CXXForRangeStmt>(S);
+        Range && Range->getLoopVariable() == Var)
+      return Range;
+    llvm::append_range(Work, S->children());
+  }
+  return nullptr;
+}
+
+/// Whether \p Var, the loop variable of a range-based for statement in or
+/// at \p Loop, is an element of a range that exists before \p Loop's
+/// iterations: the range of \p Loop itself is evaluated once, before them
+/// (`for (auto &&level : preds) outputs.emplace_back(level);` splits one
+/// forward's outputs); that of a loop inside it must be a part of a value
+/// \p Loop does not write.
+bool isElementOfLoopInvariant(const VarDecl *Var, const Stmt *Loop,
+                              const SourceManager &SM, unsigned Locals) {
+  const CXXForRangeStmt *Range = rangeLoopOf(Var, Loop);
+  if (!Range || !Range->getRangeInit())
+    return false;
+  if (Range != Loop)
+    return Locals > 0 &&
+           isPartOfLoopInvariant(Range->getRangeInit(), Loop, SM, Locals - 1);
+  // Evaluated once; only a variable the body writes changes under it.
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(pieceRoot(Range->getRangeInit()));
+  return !Ref || !takesValuesIn(Ref->getDecl(), Range->getBody());
+}
 
 /// Whether \p Var, declared inside \p Loop, only ever holds pieces of
 /// values the loop does not write: every definition of it in the loop
@@ -251,6 +291,8 @@ bool isPartOfLoopInvariant(const Expr *Value, const Stmt *Loop,
     return false;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Root)) {
     const auto *Var = cast<VarDecl>(Ref->getDecl());
+    if (isElementOfLoopInvariant(Var, Loop, SM, Locals))
+      return true;
     if (isDeclaredWithin(Var, Loop, SM))
       return holdsOnlyPiecesOfLoopInvariants(Var, Loop, SM, Locals);
     return !takesValuesIn(Var, Loop);

@@ -85,9 +85,12 @@ private:
 /// Every variable or field named inside an expression.
 class NamedDeclCollector : public StmtWalk {
 public:
-  /// With \p CutsIn, what a value cut from the graph names is left out.
-  explicit NamedDeclCollector(const ASTContext *CutsIn = nullptr)
-      : CutsIn(CutsIn) {}
+  /// With \p CutsIn, what a value cut from the graph names is left out,
+  /// and what one \p CarriesNothing takes for a value with no history.
+  explicit NamedDeclCollector(
+      const ASTContext *CutsIn = nullptr,
+      const std::function<bool(const Expr *)> *CarriesNothing = nullptr)
+      : CutsIn(CutsIn), CarriesNothing(CarriesNothing) {}
   llvm::SmallVector<const ValueDecl *, 8> Decls;
   /// The objects whose tensor-holding members are read (`buffer` in
   /// `buffer.log_probs`, `agent` and `rollout` in `agent.rollout.values`),
@@ -96,7 +99,10 @@ public:
   llvm::SmallVector<const ValueDecl *, 4> Holders;
   bool enter(Stmt *S) override {
     const auto *E = dyn_cast<Expr>(S);
-    return !CutsIn || !E || !cutsHistory(E, *CutsIn);
+    if (!CutsIn || !E)
+      return true;
+    return !cutsHistory(E, *CutsIn) &&
+           !(CarriesNothing && *CarriesNothing && (*CarriesNothing)(E));
   }
   bool visit(Stmt *S) override {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
@@ -123,6 +129,7 @@ private:
     }
   }
   const ASTContext *CutsIn;
+  const std::function<bool(const Expr *)> *CarriesNothing;
 };
 } // namespace
 
@@ -146,7 +153,7 @@ DeclSet TensorSources::sourcesOf(const Expr *E, const ASTContext *CutsIn) const 
   llvm::SmallVector<const Expr *, 8> Work{E};
   while (!Work.empty()) {
     const Expr *Cur = Work.pop_back_val();
-    NamedDeclCollector Names(CutsIn);
+    NamedDeclCollector Names(CutsIn, &CarriesNothing);
     Names.walk(Cur);
     for (const ValueDecl *D : Names.Decls) {
       if (!isa<VarDecl, FieldDecl, BindingDecl>(D) || !Seen.insert(D).second)

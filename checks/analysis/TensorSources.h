@@ -14,6 +14,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <functional>
 
 namespace torch_tidy::analysis {
 
@@ -45,6 +46,14 @@ public:
   /// none of log_prob's graph into buffer).
   DeclSet historyFrom(const DeclSet &From, const clang::ASTContext &Ctx) const;
 
+  /// In what the history-following questions (historySourcesOf,
+  /// historyFrom) follow, also leave out the values \p Predicate says carry
+  /// no history (what an analysis above this one knows: a call of a
+  /// function that computes its result under a guard).
+  void alsoCut(std::function<bool(const clang::Expr *)> Predicate) {
+    CarriesNothing = std::move(Predicate);
+  }
+
   /// The values stored into \p D in the function.
   llvm::ArrayRef<const clang::Expr *> storedValues(const clang::ValueDecl *D) const;
 
@@ -60,6 +69,7 @@ private:
   DeclSet sourcesOfDecl(const clang::ValueDecl *D,
                         const clang::ASTContext *CutsIn) const;
 
+  std::function<bool(const clang::Expr *)> CarriesNothing;
   /// Every expression whose value is stored into a local variable.
   llvm::DenseMap<const clang::ValueDecl *,
                  llvm::SmallVector<const clang::Expr *, 2>>

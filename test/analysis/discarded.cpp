@@ -7,6 +7,7 @@
 
 // Defined here, so that handing a value to it is seen to do nothing.
 void probe_discarded(const torch::Tensor &) {}
+void probe_discarded(const std::vector<torch::Tensor> &) {}
 void show(const torch::Tensor &);
 double summarize(const torch::Tensor &t) { return t.sum().item<double>(); }
 
@@ -186,4 +187,34 @@ void differentiated(torch::nn::Linear &model, const torch::Tensor &x) {
   // CHECK: [[@LINE+1]]:3: discarded=no
   probe_discarded(out);
   out.sum().backward();
+}
+
+// Pieces of a forward's outputs gathered through a range-based for, and
+// handed to a function that computes its result under a guard: what comes
+// back carries no history, so returning it takes none of the forward's
+// graph out, and the loop variable refers into a local range.
+torch::Tensor embedUnderGuard(const std::vector<torch::Tensor> &levels) {
+  torch::NoGradGuard no_grad;
+  return torch::cat(levels, 1).mean(0);
+}
+torch::Tensor embedWithHistory(const std::vector<torch::Tensor> &levels) {
+  return torch::cat(levels, 1).mean(0);
+}
+torch::Tensor guardedEmbedding(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> levels = model(x).chunk(2);
+  // CHECK: [[@LINE+1]]:3: discarded=yes
+  probe_discarded(levels);
+  std::vector<torch::Tensor> features;
+  for (const auto &level : levels)
+    features.push_back(level.to(torch::kCPU));
+  return embedUnderGuard(features);
+}
+torch::Tensor embeddingWithHistory(torch::nn::Linear &model, const torch::Tensor &x) {
+  std::vector<torch::Tensor> levels = model(x).chunk(2);
+  // CHECK: [[@LINE+1]]:3: discarded=no
+  probe_discarded(levels);
+  std::vector<torch::Tensor> features;
+  for (const auto &level : levels)
+    features.push_back(level.to(torch::kCPU));
+  return embedWithHistory(features);
 }

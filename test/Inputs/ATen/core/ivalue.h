@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include <ATen/core/List.h>
 #include <ATen/core/TensorBody.h>
 #include <c10/util/intrusive_ptr.h>
 
@@ -73,6 +74,7 @@ struct TORCH_API IValue final {
   bool isList() const { return Tag::GenericList == tag; }
   bool isTensorList() const;
   std::vector<at::Tensor> toTensorVector() const;
+  c10::List<at::Tensor> toTensorList() const;
 
   // None
   IValue(c10::nullopt_t) : IValue() {}
