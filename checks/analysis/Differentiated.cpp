@@ -126,13 +126,18 @@ bool runByTestHarness(const LambdaExpr *Lambda, ASTContext &Ctx) {
          (HandOff.Call && isTestHarnessFunction(HandOff.Call->getDirectCallee()));
 }
 
-/// Lets \p Sources follow no value that \p History knows carries no
-/// history (a call of a function that computes its result under a guard):
-/// what is computed from it takes none along.
+/// Lets \p Sources follow no call of a function of the user's, its body
+/// in view, that \p History knows returns no history there (one that
+/// computes its result under its own guard): what is computed from it
+/// takes none along.
 void cutWhatCarriesNothing(TensorSources &Sources, HistoryAnalysis *History) {
   if (History)
     Sources.alsoCut([History](const Expr *V) {
-      return holdsTensorsOrFields(V->getType()) &&
+      const auto *Call = dyn_cast<CallExpr>(V);
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+      return Def && Def->hasBody() && !isLibraryFunction(Def) &&
+             holdsTensorsOrFields(V->getType()) &&
              History->history(V) == Carries::none();
     });
 }
