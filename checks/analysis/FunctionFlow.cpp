@@ -196,6 +196,15 @@ static std::optional<Definition> lambdaWriteAt(const CallExpr *Call,
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
       Op && Op->getOperator() == OO_Call)
     Handed.push_back(Op->getArg(0));
+  // A lambda that runs itself (through a std::function it captures), or
+  // lambdas nested deeply, are followed a few levels only.
+  static thread_local unsigned Depth = 0;
+  if (Depth >= 3)
+    return std::nullopt;
+  struct Enter {
+    Enter() { ++Depth; }
+    ~Enter() { --Depth; }
+  } Entered;
   Definition Def{Definition::Update, Call, {}};
   for (const Expr *E : Handed) {
     const LambdaExpr *Lambda = lambdaHeldBy(E);

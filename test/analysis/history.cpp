@@ -666,4 +666,14 @@ void closure_writes(torch::nn::Linear &model, const torch::Tensor &x,
   by_value();
   // CHECK: [[@LINE+1]]:3: history=no
   probe_history(copied);
+  // A lambda that runs itself through the std::function it captures.
+  torch::Tensor deep = torch::zeros({1});
+  std::function<void(int)> recurse = [&](int k) {
+    deep = model(x).sum();
+    if (k > 0)
+      recurse(k - 1);
+  };
+  recurse(3);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(deep);
 }
