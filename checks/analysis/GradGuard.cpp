@@ -48,11 +48,34 @@ static GuardEffect effectOfEnabledArg(const Expr *Arg, const ASTContext &Ctx,
   }
 }
 
+/// \p Arg, or where it names a parameter of the constructor that \p Outer
+/// calls, the argument \p Outer passes for it.
+static const Expr *boundToOuter(const Expr *Arg,
+                                const CXXConstructExpr *Outer) {
+  if (!Arg || !Outer)
+    return Arg;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  const CXXConstructorDecl *Ctor = Outer->getConstructor();
+  if (!Param || !Ctor)
+    return Arg;
+  const auto *Owner = dyn_cast<CXXConstructorDecl>(Param->getDeclContext());
+  unsigned Index = Param->getFunctionScopeIndex();
+  if (!Owner || Owner->getCanonicalDecl() != Ctor->getCanonicalDecl() ||
+      Index >= Outer->getNumArgs())
+    return Arg;
+  return Outer->getArg(Index);
+}
+
+/// The effect of building a guard of type \p T with \p Construct (null:
+/// default-built); \p Outer, when given, is the construction of the object
+/// whose constructor builds the guard as a member.
 static std::optional<GuardEffect>
 effectOfGuardType(QualType T, const CXXConstructExpr *Construct,
-                  const ASTContext &Ctx) {
+                  const ASTContext &Ctx,
+                  const CXXConstructExpr *Outer = nullptr) {
   const Expr *FirstArg = Construct && Construct->getNumArgs() > 0
-                             ? Construct->getArg(0)
+                             ? boundToOuter(Construct->getArg(0), Outer)
                              : nullptr;
   bool ArgWritten = FirstArg && !isa<CXXDefaultArgExpr>(FirstArg);
   switch (guardKindOfType(T)) {
@@ -73,6 +96,103 @@ effectOfGuardType(QualType T, const CXXConstructExpr *Construct,
   return std::nullopt;
 }
 
+/// The construction of a guard member \p Field when \p Ctor builds the
+/// object: its written member initializer, else the field's in-class
+/// initializer; null when the guard is default-built.
+static const CXXConstructExpr *memberGuardConstruction(const FieldDecl *Field,
+                                                       const CXXConstructorDecl *Ctor) {
+  const Expr *Init = nullptr;
+  if (Ctor)
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (I->isWritten() && I->getMember() == Field)
+        Init = I->getInit();
+  if (!Init && Field->hasInClassInitializer())
+    Init = Field->getInClassInitializer();
+  if (!Init)
+    return nullptr;
+  // `mode{false}`, `mode(false)`, `= c10::InferenceMode(false)`.
+  for (unsigned Depth = 0; Init && Depth < 4; ++Depth) {
+    Init = Init->IgnoreImplicit();
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Init))
+      Init = Cleanups->getSubExpr();
+    else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Init))
+      Init = Cast->getSubExpr();
+    else
+      break;
+  }
+  return dyn_cast_or_null<CXXConstructExpr>(Init);
+}
+
+/// The effect of one guard member \p Field on grad mode. With \p Ctor null
+/// the object may be built by any constructor of its class: the effect all
+/// of them agree on, else Unknown.
+static std::optional<GuardEffect>
+memberGuardEffect(const FieldDecl *Field, const CXXConstructorDecl *Ctor,
+                  const ASTContext &Ctx, const CXXConstructExpr *Outer) {
+  QualType T = Field->getType();
+  if (T->isReferenceType() || T->isPointerType() ||
+      guardKindOfType(T) == GuardKind::None)
+    return std::nullopt;
+  if (Ctor)
+    return effectOfGuardType(T, memberGuardConstruction(Field, Ctor), Ctx,
+                             Outer);
+  const auto *Class = cast<CXXRecordDecl>(Field->getParent());
+  std::optional<GuardEffect> Agreed;
+  auto Meet = [&](std::optional<GuardEffect> E) {
+    if (!Agreed)
+      Agreed = E;
+    else if (E != Agreed)
+      Agreed = GuardEffect::Unknown;
+  };
+  bool AnyCtor = false;
+  for (const CXXConstructorDecl *C : Class->ctors()) {
+    if (C->isCopyOrMoveConstructor() || C->isDeleted())
+      continue;
+    AnyCtor = true;
+    const FunctionDecl *Def = nullptr;
+    C->hasBody(Def);
+    Meet(effectOfGuardType(
+        T,
+        memberGuardConstruction(
+            Field, Def ? cast<CXXConstructorDecl>(Def) : C),
+        Ctx));
+  }
+  if (!AnyCtor)
+    Meet(effectOfGuardType(T, memberGuardConstruction(Field, nullptr), Ctx));
+  return Agreed;
+}
+
+/// What the guards an object of \p Class holds, as members or through its
+/// bases, leave grad mode as while it lives: members are built in order,
+/// bases first, so the last guard that changes something decides. With
+/// \p Ctor null, whichever constructor builds it; \p Outer is the
+/// construction that calls \p Ctor, whose arguments the constructor's
+/// parameters stand for.
+static std::optional<GuardEffect>
+memberGuardsEffect(const CXXRecordDecl *Class, const CXXConstructorDecl *Ctor,
+                   const ASTContext &Ctx,
+                   const CXXConstructExpr *Outer = nullptr,
+                   unsigned Depth = 0) {
+  if (!Class || !Class->hasDefinition() || Depth > 3 ||
+      Class->isInStdNamespace())
+    return std::nullopt;
+  std::optional<GuardEffect> Effect;
+  auto Take = [&](std::optional<GuardEffect> E) {
+    if (E && (*E != GuardEffect::NoChange || !Effect))
+      Effect = E;
+  };
+  for (const CXXBaseSpecifier &Base : Class->bases()) {
+    const CXXRecordDecl *BaseClass = recordOf(Base.getType());
+    if (auto Own = effectOfGuardType(Base.getType(), nullptr, Ctx))
+      Take(Own);
+    else
+      Take(memberGuardsEffect(BaseClass, nullptr, Ctx, nullptr, Depth + 1));
+  }
+  for (const FieldDecl *Field : Class->fields())
+    Take(memberGuardEffect(Field, Ctor, Ctx, Outer));
+  return Effect;
+}
+
 std::optional<GuardEffect>
 guardEffectOfConstruction(const CXXConstructExpr *Construct,
                           const ASTContext &Ctx) {
@@ -81,13 +201,11 @@ guardEffectOfConstruction(const CXXConstructExpr *Construct,
     return Effect;
   // A class of the user's that holds a guard as a member, e.g.
   // struct EvalScope { torch::NoGradGuard no_grad; ... };
-  const CXXRecordDecl *RD = recordOf(T);
-  if (!RD || !RD->hasDefinition() || RD->isInStdNamespace())
-    return std::nullopt;
-  for (const FieldDecl *Field : RD->fields())
-    if (auto Effect = effectOfGuardType(Field->getType(), nullptr, Ctx))
-      return Effect;
-  return std::nullopt;
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  const FunctionDecl *Def = nullptr;
+  if (Ctor && Ctor->hasBody(Def))
+    Ctor = cast<CXXConstructorDecl>(Def);
+  return memberGuardsEffect(recordOf(T), Ctor, Ctx, Construct);
 }
 
 std::optional<GuardEffect> gradModeSetCall(const CallExpr *Call,
@@ -431,25 +549,16 @@ static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
                                  const CallSites *Callers,
                                  const NameGuesses &Names, unsigned Depth);
 
-/// Whether an object of \p Class holds a guard that turns grad mode off
-/// for as long as it lives (`class Model { torch::NoGradGuard no_grad; ...
-/// };`), as a member or through a base class: every method of it runs
-/// while the object, and so the guard, is alive.
-static bool objectHoldsGuard(const CXXRecordDecl *Class, unsigned Depth = 0) {
-  if (!Class || !Class->hasDefinition() || Depth > 3 ||
-      Class->isInStdNamespace())
-    return false;
-  for (const FieldDecl *Field : Class->fields()) {
-    GuardKind Kind = guardKindOfType(Field->getType());
-    // A member guard built with an argument may change nothing
-    // (`c10::InferenceMode mode{false};`).
-    if ((Kind == GuardKind::NoGrad || Kind == GuardKind::InferenceMode) &&
-        !Field->hasInClassInitializer() && !Field->getType()->isReferenceType())
-      return true;
-  }
-  return llvm::any_of(Class->bases(), [&](const CXXBaseSpecifier &Base) {
-    return objectHoldsGuard(recordOf(Base.getType()), Depth + 1);
-  });
+/// The grad state that the guards an object of \p Class holds leave for as
+/// long as it lives (`class Model { torch::NoGradGuard no_grad; ... };`),
+/// as members or through a base class: every method of it runs while the
+/// object, and so the guard, is alive. std::nullopt when it holds none that
+/// changes anything.
+static std::optional<GradState> stateObjectHolds(const CXXRecordDecl *Class,
+                                                 const ASTContext &Ctx) {
+  if (auto Effect = memberGuardsEffect(Class, nullptr, Ctx))
+    return stateFromEffect(*Effect);
+  return std::nullopt;
 }
 
 /// The grad state on entry to \p FD: that of its callers when every one of
@@ -522,8 +631,9 @@ static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
     } else if (const auto *FD = Parent.get<FunctionDecl>()) {
       // Only a lambda's body continues into the scope that defines it.
       const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      if (MD && !MD->isStatic() && objectHoldsGuard(MD->getParent()))
-        return GradState::NotRecording;
+      if (MD && !MD->isStatic())
+        if (auto Held = stateObjectHolds(MD->getParent(), Ctx))
+          return *Held;
       if (!MD || !MD->getParent()->isLambda())
         return entryState(FD, Ctx, Callers, Names, Depth);
     }

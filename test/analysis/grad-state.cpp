@@ -291,3 +291,67 @@ public:
     probe();
   }
 };
+// The member guard's own argument decides, whether it is written in the
+// class or by the constructor that builds the object; a class derived from
+// one holding a guard holds it too.
+class Ranker {
+  c10::InferenceMode mode{true};
+
+public:
+  void run() {
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=none
+    probe();
+  }
+};
+class Tuner {
+  c10::InferenceMode mode;
+
+public:
+  Tuner() : mode(false) {}
+  void run() {
+    // CHECK: [[@LINE+1]]:5: grad=recording loop=none
+    probe();
+  }
+};
+class Switchable {
+  c10::InferenceMode mode;
+
+public:
+  Switchable() {}
+  explicit Switchable(bool on) : mode(on) {}
+  void run() {
+    // CHECK: [[@LINE+1]]:5: grad=unknown loop=none
+    probe();
+  }
+};
+class BatchUpscaler : public Upscaler {
+public:
+  void run_all() {
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=none
+    probe();
+  }
+};
+
+// A local object of such a class: the constructor it is built with decides.
+void local_member_guards(bool flag) {
+  {
+    Tuner tuner;
+    // CHECK: [[@LINE+1]]:5: grad=recording loop=none
+    probe();
+  }
+  {
+    Switchable on(true);
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=none
+    probe();
+  }
+  {
+    Switchable maybe(flag);
+    // CHECK: [[@LINE+1]]:5: grad=unknown loop=none
+    probe();
+  }
+  {
+    Ranker ranker;
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=none
+    probe();
+  }
+}
