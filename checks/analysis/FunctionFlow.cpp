@@ -190,21 +190,20 @@ static bool capturesByReference(const LambdaExpr *Lambda, const ValueDecl *Var) 
 /// assigning `losses = compute(...)`): what the lambda writes into a
 /// variable it captures by reference is written here. Each write may or
 /// may not run, so the old value may stay.
+static std::optional<Definition>
+definitionWithin(const Stmt *S, const ValueDecl *Var, unsigned LambdaDepth);
+
 static std::optional<Definition> lambdaWriteAt(const CallExpr *Call,
-                                               const ValueDecl *Var) {
+                                               const ValueDecl *Var,
+                                               unsigned LambdaDepth) {
   llvm::SmallVector<const Expr *, 4> Handed(Call->arguments());
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
       Op && Op->getOperator() == OO_Call)
     Handed.push_back(Op->getArg(0));
   // A lambda that runs itself (through a std::function it captures), or
   // lambdas nested deeply, are followed a few levels only.
-  static thread_local unsigned Depth = 0;
-  if (Depth >= 3)
+  if (LambdaDepth >= 3)
     return std::nullopt;
-  struct Enter {
-    Enter() { ++Depth; }
-    ~Enter() { --Depth; }
-  } Entered;
   Definition Def{Definition::Update, Call, {}};
   for (const Expr *E : Handed) {
     const LambdaExpr *Lambda = lambdaHeldBy(E);
@@ -215,7 +214,8 @@ static std::optional<Definition> lambdaWriteAt(const CallExpr *Call,
       const Stmt *S = Work.pop_back_val();
       if (!S || isa<LambdaExpr>(S))
         continue;
-      if (auto Inner = definitionAt(S, Var); Inner && Inner->Kind != Definition::Entry)
+      if (auto Inner = definitionWithin(S, Var, LambdaDepth + 1);
+          Inner && Inner->Kind != Definition::Entry)
         llvm::append_range(Def.Values, Inner->Values);
       llvm::append_range(Work, S->children());
     }
@@ -226,10 +226,17 @@ static std::optional<Definition> lambdaWriteAt(const CallExpr *Call,
 }
 
 std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
+  return definitionWithin(S, Var, 0);
+}
+
+/// definitionAt, inside \p LambdaDepth levels of lambdas followed from
+/// where they run.
+static std::optional<Definition>
+definitionWithin(const Stmt *S, const ValueDecl *Var, unsigned LambdaDepth) {
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     if (auto Def = outputArgumentAt(Call, Var))
       return Def;
-    if (auto Def = lambdaWriteAt(Call, Var))
+    if (auto Def = lambdaWriteAt(Call, Var, LambdaDepth))
       return Def;
   }
   // out.total = loss: one field of a struct of tensors changes.
