@@ -1026,6 +1026,95 @@ bool iteratesOverModel(const Stmt *Loop) {
   return false;
 }
 
+/// The tensor whose size bounds \p E: `t.size(0)`, `t.sizes()[0]`,
+/// `t.numel()`, `t.size(0) - 1`, through casts; null for anything else.
+static const VarDecl *sizedTensor(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
+    E = stripWrappers(E)->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && (BO->getOpcode() == BO_Sub || BO->getOpcode() == BO_Add)) {
+      E = BO->getLHS();
+      continue;
+    }
+    if (const auto *Subscript = dyn_cast<CXXOperatorCallExpr>(E);
+        Subscript && Subscript->getOperator() == OO_Subscript) {
+      E = Subscript->getArg(0);
+      continue;
+    }
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+    const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+    if (!MD || !MD->getIdentifier() || !Call->getImplicitObjectArgument())
+      return nullptr;
+    const Expr *Object =
+        stripWrappers(Call->getImplicitObjectArgument())->IgnoreParenImpCasts();
+    llvm::StringRef Name = MD->getName();
+    // t.sizes().at(0) on an IntArrayRef.
+    if (Name == "at") {
+      E = Object;
+      continue;
+    }
+    if (Name != "size" && Name != "sizes" && Name != "numel")
+      return nullptr;
+    const auto *Ref = dyn_cast<DeclRefExpr>(Object);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    return Var && isTensorType(Var->getType()) ? Var : nullptr;
+  }
+  return nullptr;
+}
+
+/// Whether \p Loop walks the pieces of one tensor made before it: a counted
+/// loop bounded by that tensor's size (`for (i = 0; i < preds.size(0);
+/// ++i)`), which the loop does not write, and in which no model runs (no
+/// forward pass, nor a call of a function in view that runs one). What it
+/// stores per iteration comes from that one tensor's graph, one entry per
+/// piece (the detections of each image of one batch): bounded by that
+/// tensor, as a loop over a model's parameters is by the model.
+static bool iteratesOverPiecesOfTensor(const Stmt *Loop,
+                                       const NameGuesses &Names) {
+  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+  const auto *Cond =
+      For ? dyn_cast_or_null<BinaryOperator>(For->getCond()->IgnoreParenImpCasts())
+          : nullptr;
+  if (!Cond || !Cond->isComparisonOp() || Cond->isEqualityOp())
+    return false;
+  const VarDecl *Tensor = sizedTensor(Cond->getRHS());
+  if (!Tensor)
+    Tensor = sizedTensor(Cond->getLHS());
+  if (!Tensor || !isTensorType(Tensor->getType()) ||
+      takesValuesIn(Tensor, For->getBody()))
+    return false;
+  if (!forwardCallsIn(For->getBody(), Names).empty())
+    return false;
+  // A function of the user's that the loop calls runs no model either.
+  class ModelRuns : public StmtWalk {
+  public:
+    explicit ModelRuns(const NameGuesses &Names) : Names(Names) {}
+    bool Found = false;
+    bool visit(Stmt *S) override {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+      if (Def && Def->hasBody() && !isLibraryFunction(Def) &&
+          !forwardCallsIn(Def->getBody(), Names).empty())
+        Found = true;
+      return !Found;
+    }
+
+  private:
+    const NameGuesses &Names;
+  } Runs(Names);
+  Runs.walk(For->getBody());
+  return !Runs.Found;
+}
+
+/// Whether \p L's target, a local that outlives the iterations of its loop,
+/// also outlives those of a loop around that one (gathered across epochs).
+static bool outlivesEnclosingLoop(const Lifetime &L, ASTContext &Ctx) {
+  const Stmt *Outer = innermostLoop(L.LoopStmt, Ctx);
+  const auto *Var = dyn_cast_or_null<VarDecl>(L.Target);
+  return Outer && (!Var || !isDeclaredWithin(Var, Outer, Ctx.getSourceManager()));
+}
+
 /// Whether \p L's target is cleared or replaced, on every run of the block
 /// that repeats \p At (the body of its loop, or of its function when no
 /// loop does), before \p At: a statement of that block, not under a
@@ -1262,7 +1351,10 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
            leavesResultToCaller(enclosingFunction(At, Ctx), L.LoopStmt, Ctx,
                                 History);
   if (L.Kind == Lifetime::Loop)
-    return iteratesOverModel(L.LoopStmt) || consumedAfterLoop(L, Ctx, History) ||
+    return iteratesOverModel(L.LoopStmt) ||
+           (iteratesOverPiecesOfTensor(L.LoopStmt, History.options().names()) &&
+            !outlivesEnclosingLoop(L, Ctx)) ||
+           consumedAfterLoop(L, Ctx, History) ||
            consumedAndResetInLoop(L, Ctx) ||
            buildsFunctionResult(L, At, Ctx, History);
   // A module's state carried from one call of its method to the next,

@@ -281,17 +281,43 @@ Evaluation evaluate_actions(torch::nn::Linear &actor, const torch::Tensor &state
 }
 // Stacked into a field of a struct that is not returned: kept for nothing.
 double mean_log_prob(torch::nn::Linear &actor, const torch::Tensor &states,
-                     const torch::Tensor &actions) {
+                     const torch::Tensor &actions, int64_t rows) {
   Evaluation result;
   std::vector<torch::Tensor> logprobs;
   auto mu = actor(states);
-  for (int64_t i = 0; i < mu.size(0); ++i) {
+  for (int64_t i = 0; i < rows; ++i) {
     // CHECK: [[@LINE+1]]:5: outlives=loop{{$}}
     probe_outlives(logprobs);
     logprobs.push_back(log_prob_of(mu[i], actions[i]));
   }
   result.logprobs = torch::stack(logprobs);
   return result.logprobs.mean().item<double>();
+}
+// The same over the rows of the one forward's output, counted by its size:
+// the loop runs no model, and keeps at most one entry per row of what was
+// computed before it (per-image post-processing of a batch).
+double mean_row_log_prob(torch::nn::Linear &actor, const torch::Tensor &states,
+                         const torch::Tensor &actions) {
+  Evaluation result;
+  std::vector<torch::Tensor> logprobs;
+  auto mu = actor(states);
+  for (int64_t i = 0; i < mu.size(0); ++i) {
+    // CHECK: [[@LINE+1]]:5: outlives=loop bounded
+    probe_outlives(logprobs);
+    logprobs.push_back(log_prob_of(mu[i], actions[i]));
+  }
+  result.logprobs = torch::stack(logprobs);
+  return result.logprobs.mean().item<double>();
+}
+// ... unless the model runs in it.
+double mean_row_score(torch::nn::Linear &actor, const torch::Tensor &states) {
+  std::vector<torch::Tensor> scores;
+  for (int64_t i = 0; i < states.size(0); ++i) {
+    // CHECK: [[@LINE+1]]:5: outlives=loop{{$}}
+    probe_outlives(scores);
+    scores.push_back(actor(states[i]));
+  }
+  return torch::stack(scores).mean().item<double>();
 }
 
 // The best of several trials: only the picked element reaches the result,

@@ -1,0 +1,60 @@
+// RUN: %check_torch_tidy %s torch-graph-in-container %t
+
+// A counted loop over the rows of one tensor made before it (the images of
+// one batch's predictions, filtered and kept one entry per image) runs no
+// model: what it stores comes from that one graph, one entry per row,
+// bounded by the tensor. A loop that runs the model on each row, or a list
+// that outlives a loop around the one over the rows, grows.
+
+#include <torch/torch.h>
+#include <torch/script.h>
+#include <vector>
+
+torch::Tensor keepFirst(const torch::Tensor &pred, int64_t n) {
+  return pred.index_select(0, torch::arange(n));
+}
+
+// The detections of each image of one forward's batch.
+std::vector<torch::Tensor> detect(torch::jit::script::Module &model,
+                                  const torch::Tensor &images) {
+  torch::Tensor preds = model.forward({images}).toTensor();
+  std::vector<torch::Tensor> output;
+  for (int64_t i = 0; i < preds.sizes()[0]; ++i) {
+    torch::Tensor pred = preds.select(0, i);
+    torch::Tensor scores = pred.select(1, 4) * pred.select(1, 5);
+    pred = pred.index_select(0, torch::arange(scores.size(0)));
+    output.push_back(keepFirst(pred, 10) * 2);
+    // CHECK-FIXES: output.push_back(keepFirst(pred, 10) * 2);
+  }
+  return output;
+}
+
+// Each row runs the model again: every row's graph is kept.
+std::vector<torch::Tensor> perRow(torch::nn::Linear &model,
+                                  const torch::Tensor &rows) {
+  std::vector<torch::Tensor> output;
+  for (int64_t i = 0; i < rows.size(0); ++i)
+    output.push_back(model(rows[i]) * 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'output' outlives the iteration and each time a tensor that carries autograd history is stored in it
+  return output;
+}
+
+// Kept across epochs: the loop over the rows is not what bounds it.
+std::vector<torch::Tensor> everyEpoch(torch::nn::Linear &model,
+                                      const torch::Tensor &x, int epochs) {
+  std::vector<torch::Tensor> output;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    torch::Tensor preds = model(x);
+    for (int64_t i = 0; i < preds.size(0); ++i)
+      output.push_back(preds[i] * 2);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'output' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: output.push_back((preds[i] * 2).detach());
+  }
+  return output;
+}
+
+int64_t use(torch::jit::script::Module &m, torch::nn::Linear &l,
+            const torch::Tensor &x) {
+  return static_cast<int64_t>(detect(m, x).size() + perRow(l, x).size() +
+                              everyEpoch(l, x, 3).size());
+}
