@@ -549,6 +549,67 @@ static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
                                  const CallSites *Callers,
                                  const NameGuesses &Names, unsigned Depth);
 
+/// What running \p Body leaves grad mode as for its thread, as far as its
+/// own statements say: the last `GradMode::set_enabled` among its
+/// top-level statements (NoChange when there is none); Unknown when one is
+/// nested under a branch, a loop or a block.
+static GuardEffect effectLeftBy(const Stmt *Body, const ASTContext &Ctx) {
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!Block)
+    return GuardEffect::Unknown;
+  GuardEffect Left = GuardEffect::NoChange;
+  for (const Stmt *S : Block->body()) {
+    const auto *E = dyn_cast<Expr>(S);
+    if (const auto *Call =
+            E ? dyn_cast<CallExpr>(stripFullExpr(E)) : nullptr) {
+      if (auto Effect = gradModeSetCall(Call, Ctx)) {
+        Left = *Effect;
+        continue;
+      }
+    }
+    SetEnabledFinder Nested(Ctx);
+    Nested.walk(S);
+    if (Nested.Found)
+      return GuardEffect::Unknown;
+  }
+  return Left;
+}
+
+/// Whether every constructor of \p Class in view turns grad mode off for
+/// its thread and leaves it off (`ImageAlign(...) { GradMode::set_enabled(
+/// false); net = torch::jit::load(path); }`), and no method of the class
+/// turns it back on: its methods run, on the thread that built the object,
+/// with grad mode off.
+static bool constructorsLeaveGradOff(const CXXRecordDecl *Class,
+                                     const ASTContext &Ctx) {
+  if (!Class || !Class->hasDefinition() || Class->isInStdNamespace() ||
+      Class->isLambda())
+    return false;
+  Class = Class->getDefinition();
+  bool Any = false;
+  for (const CXXMethodDecl *Method : Class->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (!Method->hasBody(Def))
+      continue;
+    const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method);
+    if (Ctor && !Ctor->isCopyOrMoveConstructor()) {
+      if (effectLeftBy(Def->getBody(), Ctx) != GuardEffect::DisablesGrad)
+        return false;
+      Any = true;
+      continue;
+    }
+    SetEnabledFinder Switches(Ctx);
+    Switches.walk(Def->getBody());
+    if (Switches.Found)
+      return false;
+  }
+  // A constructor declared here but defined out of view says nothing.
+  return Any && llvm::all_of(Class->ctors(), [](const CXXConstructorDecl *C) {
+           return C->isCopyOrMoveConstructor() || C->isDeleted() ||
+                  C->isImplicit() || C->hasBody();
+         });
+}
+
 /// The grad state that the guards an object of \p Class holds leave for as
 /// long as it lives (`class Model { torch::NoGradGuard no_grad; ... };`),
 /// as members or through a base class: every method of it runs while the
@@ -558,6 +619,8 @@ static std::optional<GradState> stateObjectHolds(const CXXRecordDecl *Class,
                                                  const ASTContext &Ctx) {
   if (auto Effect = memberGuardsEffect(Class, nullptr, Ctx))
     return stateFromEffect(*Effect);
+  if (constructorsLeaveGradOff(Class, Ctx))
+    return GradState::NotRecording;
   return std::nullopt;
 }
 

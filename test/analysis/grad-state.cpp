@@ -332,6 +332,55 @@ public:
   }
 };
 
+// A class whose constructor turns grad mode off for its thread and leaves
+// it off: its methods run after it, on that thread, with grad mode off.
+// Not when the constructor turns it back on, when a method does, or when
+// the switch is under a condition.
+class Aligner {
+  torch::jit::script::Module net;
+
+public:
+  explicit Aligner(const std::string &path) {
+    torch::autograd::GradMode::set_enabled(false);
+    net = torch::jit::load(path);
+  }
+  void align() {
+    // CHECK: [[@LINE+1]]:5: grad=not-recording loop=none
+    probe();
+  }
+};
+class Initialiser {
+public:
+  Initialiser() {
+    torch::autograd::GradMode::set_enabled(false);
+    torch::autograd::GradMode::set_enabled(true);
+  }
+  void run() {
+    // CHECK: [[@LINE+1]]:5: grad=recording loop=none
+    probe();
+  }
+};
+class Toggler {
+public:
+  Toggler() { torch::autograd::GradMode::set_enabled(false); }
+  void train() { torch::autograd::GradMode::set_enabled(true); }
+  void run() {
+    // CHECK: [[@LINE+1]]:5: grad=recording loop=none
+    probe();
+  }
+};
+class Conditional {
+public:
+  explicit Conditional(bool fast) {
+    if (fast)
+      torch::autograd::GradMode::set_enabled(false);
+  }
+  void run() {
+    // CHECK: [[@LINE+1]]:5: grad=recording loop=none
+    probe();
+  }
+};
+
 // A local object of such a class: the constructor it is built with decides.
 void local_member_guards(bool flag) {
   {
