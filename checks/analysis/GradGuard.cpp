@@ -96,6 +96,25 @@ effectOfGuardType(QualType T, const CXXConstructExpr *Construct,
   return std::nullopt;
 }
 
+/// \p E without what wraps the construction of a full expression: cleanups,
+/// the binding of a temporary (`auto g = torch::InferenceMode();`, where
+/// the guard has a destructor), functional casts (`= c10::InferenceMode(
+/// false)`), other casts and parentheses.
+static const Expr *stripFullExpr(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
+      E = Cleanups->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = Cast->getSubExpr();
+    else
+      break;
+  }
+  return E;
+}
+
 /// The construction of a guard member \p Field when \p Ctor builds the
 /// object: its written member initializer, else the field's in-class
 /// initializer; null when the guard is default-built.
@@ -111,16 +130,7 @@ static const CXXConstructExpr *memberGuardConstruction(const FieldDecl *Field,
   if (!Init)
     return nullptr;
   // `mode{false}`, `mode(false)`, `= c10::InferenceMode(false)`.
-  for (unsigned Depth = 0; Init && Depth < 4; ++Depth) {
-    Init = Init->IgnoreImplicit();
-    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Init))
-      Init = Cleanups->getSubExpr();
-    else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Init))
-      Init = Cast->getSubExpr();
-    else
-      break;
-  }
-  return dyn_cast_or_null<CXXConstructExpr>(Init);
+  return dyn_cast_or_null<CXXConstructExpr>(stripFullExpr(Init));
 }
 
 /// The effect of one guard member \p Field on grad mode. With \p Ctor null
@@ -250,22 +260,6 @@ static std::optional<GradState> stateFromEffect(GuardEffect Effect) {
     return std::nullopt;
   }
   return std::nullopt;
-}
-
-/// \p E without what wraps the construction of a full expression: cleanups,
-/// the binding of a temporary (`auto g = torch::InferenceMode();`, where
-/// the guard has a destructor), casts and parentheses.
-static const Expr *stripFullExpr(const Expr *E) {
-  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
-      E = Cleanups->getSubExpr();
-    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = Bind->getSubExpr();
-    else
-      break;
-  }
-  return E;
 }
 
 /// What statement \p S, run before the statement in question in the same
