@@ -580,28 +580,32 @@ static bool constructorsLeaveGradOff(const CXXRecordDecl *Class,
       Class->isLambda())
     return false;
   Class = Class->getDefinition();
+  // The constructors first: most classes have none that switches grad
+  // mode, and this is asked of every method at every query.
   bool Any = false;
+  for (const CXXConstructorDecl *Ctor : Class->ctors()) {
+    if (Ctor->isCopyOrMoveConstructor() || Ctor->isDeleted() ||
+        Ctor->isImplicit())
+      continue;
+    const FunctionDecl *Def = nullptr;
+    // A constructor defined out of view says nothing.
+    if (!Ctor->hasBody(Def) ||
+        effectLeftBy(Def->getBody(), Ctx) != GuardEffect::DisablesGrad)
+      return false;
+    Any = true;
+  }
+  if (!Any)
+    return false;
   for (const CXXMethodDecl *Method : Class->methods()) {
     const FunctionDecl *Def = nullptr;
-    if (!Method->hasBody(Def))
+    if (isa<CXXConstructorDecl>(Method) || !Method->hasBody(Def))
       continue;
-    const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method);
-    if (Ctor && !Ctor->isCopyOrMoveConstructor()) {
-      if (effectLeftBy(Def->getBody(), Ctx) != GuardEffect::DisablesGrad)
-        return false;
-      Any = true;
-      continue;
-    }
     SetEnabledFinder Switches(Ctx);
     Switches.walk(Def->getBody());
     if (Switches.Found)
       return false;
   }
-  // A constructor declared here but defined out of view says nothing.
-  return Any && llvm::all_of(Class->ctors(), [](const CXXConstructorDecl *C) {
-           return C->isCopyOrMoveConstructor() || C->isDeleted() ||
-                  C->isImplicit() || C->hasBody();
-         });
+  return true;
 }
 
 /// The grad state that the guards an object of \p Class holds leave for as
