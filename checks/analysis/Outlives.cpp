@@ -1072,8 +1072,10 @@ static const VarDecl *sizedTensor(const Expr *E) {
 static bool iteratesOverPiecesOfTensor(const Stmt *Loop,
                                        const NameGuesses &Names) {
   const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+  // `for (;;)` has no condition.
   const auto *Cond =
-      For ? dyn_cast_or_null<BinaryOperator>(For->getCond()->IgnoreParenImpCasts())
+      For && For->getCond()
+          ? dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts())
           : nullptr;
   if (!Cond || !Cond->isComparisonOp() || Cond->isEqualityOp())
     return false;

@@ -53,8 +53,23 @@ std::vector<torch::Tensor> everyEpoch(torch::nn::Linear &model,
   return output;
 }
 
+// A loop with no condition is bounded by nothing.
+std::vector<torch::Tensor> untilEmpty(torch::nn::Linear &model,
+                                      const torch::Tensor &x, int budget) {
+  std::vector<torch::Tensor> output;
+  for (;;) {
+    output.push_back(model(x) * 2);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'output' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: output.push_back((model(x) * 2).detach());
+    if (--budget == 0)
+      break;
+  }
+  return output;
+}
+
 int64_t use(torch::jit::script::Module &m, torch::nn::Linear &l,
             const torch::Tensor &x) {
   return static_cast<int64_t>(detect(m, x).size() + perRow(l, x).size() +
-                              everyEpoch(l, x, 3).size());
+                              everyEpoch(l, x, 3).size() +
+                              untilEmpty(l, x, 3).size());
 }
