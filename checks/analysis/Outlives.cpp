@@ -817,6 +817,10 @@ ResultReach reachOfResult(const ValueDecl *Target, const Stmt *Body,
     /// A pick of an element is followed here, not walked into.
     bool enter(Stmt *S) override {
       const auto *E = dyn_cast<Expr>(S);
+      // Numbers read from the target (`md.argmax().item<int64_t>()` pushed
+      // into the indices the result is selected with) take no graph along.
+      if (E && cutsHistory(E, Ctx))
+        return false;
       const ValueDecl *Picked = E ? pickedFrom(E) : nullptr;
       if (!Picked)
         return true;
@@ -855,7 +859,8 @@ ResultReach reachOfResult(const ValueDecl *Target, const Stmt *Body,
         Reach.Whole = true;
         return true;
       }
-      if (!isa<VarDecl, FieldDecl, BindingDecl>(D) || !Seen.insert(D).second)
+      if (!isa<VarDecl, FieldDecl, BindingDecl>(D) ||
+          holdsOnlyNumbers(D->getType()) || !Seen.insert(D).second)
         return true;
       if (const auto *Binding = dyn_cast<BindingDecl>(D)) {
         if (const ValueDecl *Whole = Binding->getDecomposedDecl())

@@ -336,6 +336,24 @@ torch::Tensor best_trial(torch::nn::Linear &model, const std::vector<torch::Tens
   }
   return losses[best];
 }
+
+// Only numbers read from what the loop gathers reach the result (the index
+// of the farthest point, the features are selected with): the result takes
+// no graph from it, so the loop does not build it.
+torch::Tensor farthest_points(const torch::Tensor &features, int64_t k) {
+  int64_t n = features.size(0);
+  std::vector<int64_t> picked;
+  for (int64_t step = 0; step < k; ++step) {
+    torch::Tensor dist = torch::full({n}, 1e9);
+    for (int64_t start = 0; start < n; start += 64) {
+      // CHECK: [[@LINE+1]]:7: outlives=loop{{$}}
+      probe_outlives(dist);
+      dist.slice(0, start, start + 64) = features.slice(0, start, start + 64).pow(2).sum(1);
+    }
+    picked.push_back(dist.argmax().item<int64_t>());
+  }
+  return features.index_select(0, torch::tensor(picked));
+}
 // The pick made in a loop over the elements: any of them may be the result.
 torch::Tensor best_trial_in_loop(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
   std::vector<torch::Tensor> losses;
