@@ -290,6 +290,128 @@ bool runsRepeatedly(const Stmt *At, const FunctionDecl *Function,
   return Repeats;
 }
 
+/// Whether \p E, a forward's input, is made up in its function: computed,
+/// through its locals, only from tensors the function creates itself
+/// (`torch::zeros({1, 3, 224, 224})`, `torch::randn(...)`, literals), as a
+/// shape probe's or a smoke test's input is. A parameter, a member, a
+/// global, or what a function of the user's or of another library returns
+/// (`cv::imread`, a dataset's constructor) is data from outside.
+static bool madeUpInput(const Expr *E, const Stmt *Body, unsigned Depth,
+                        llvm::SmallPtrSetImpl<const VarDecl *> &Seen) {
+  if (!E || Depth > 16)
+    return true;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Var)
+      return true; // a function, an enumerator
+    if (isa<ParmVarDecl>(Var) || !Var->hasLocalStorage())
+      return false;
+    if (!Seen.insert(Var).second)
+      return true;
+    // Its initialiser, what is assigned to it, and what is added to it
+    // (`inputs.push_back(x)`, `inputs.emplace_back(x)`).
+    bool MadeUp = madeUpInput(Var->getInit(), Body, Depth + 1, Seen);
+    class Writes : public analysis::StmtWalk {
+    public:
+      explicit Writes(const VarDecl *Var) : Var(Var) {}
+      const VarDecl *Var;
+      llvm::SmallVector<const Expr *, 4> Values;
+      bool visit(Stmt *S) override {
+        if (const auto *Op = dyn_cast<BinaryOperator>(S);
+            Op && Op->isAssignmentOp() && names(Op->getLHS()))
+          Values.push_back(Op->getRHS());
+        if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+            Op && Op->isAssignmentOp() && Op->getNumArgs() == 2 &&
+            names(Op->getArg(0)))
+          Values.push_back(Op->getArg(1));
+        if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+            Call && names(Call->getImplicitObjectArgument()))
+          for (const Expr *Arg : Call->arguments())
+            Values.push_back(Arg);
+        return true;
+      }
+
+    private:
+      bool names(const Expr *E) const {
+        const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+            E ? E->IgnoreParenImpCasts() : nullptr);
+        return Ref && Ref->getDecl() == Var;
+      }
+    } W(Var);
+    W.walk(const_cast<Stmt *>(Body));
+    for (const Expr *Value : W.Values)
+      MadeUp = MadeUp && madeUpInput(Value, Body, Depth + 1, Seen);
+    return MadeUp;
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base))
+      return false;
+    return madeUpInput(Base, Body, Depth + 1, Seen);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !analysis::isLibraryFunction(Callee))
+      return false;
+    // A tensor made from sizes and numbers; `torch::tensor(values)` and
+    // `torch::from_blob(data, ...)` are made from what they are given.
+    if (analysis::isTorchFunction(Callee) && Callee->getIdentifier() &&
+        llvm::is_contained({"zeros", "ones", "empty", "full", "rand", "randn",
+                            "randint", "randperm", "arange", "range",
+                            "linspace", "logspace", "eye", "normal",
+                            "zeros_like", "ones_like", "rand_like",
+                            "randn_like", "full_like", "empty_like"},
+                           Callee->getName()))
+      return true;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      if (!madeUpInput(MC->getImplicitObjectArgument(), Body, Depth + 1, Seen))
+        return false;
+    for (const Expr *Arg : Call->arguments())
+      if (!madeUpInput(Arg, Body, Depth + 1, Seen))
+        return false;
+    return true;
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    if (Ctor && !analysis::isLibraryFunction(Ctor))
+      return false;
+  }
+  for (const Stmt *Child : E->children())
+    if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
+      if (!madeUpInput(ChildExpr, Body, Depth + 1, Seen))
+        return false;
+  return true;
+}
+
+/// Whether \p Forward, run once in \p Function (not in a loop, nor in a
+/// function that runs again and again), is inference over data: the
+/// function is not a constructor nor a test, trains nothing (itself or
+/// through what it calls), and the forward's input is not made up in it. A
+/// prediction program's one forward over the points it was given keeps its
+/// graph and activations as long as the output lives; a shape probe on
+/// `torch::zeros(...)` or a smoke test is left alone.
+static bool runsOnceOnData(const Expr *ForwardExpr, const FunctionDecl *Function,
+                           const analysis::CallSites &Callers,
+                           const analysis::NameGuesses &Names,
+                           const ASTContext &Ctx) {
+  const auto *Forward = dyn_cast<CallExpr>(ForwardExpr);
+  const Stmt *Body = Function->getBody();
+  if (!Forward || !Body || isa<CXXConstructorDecl>(Function) ||
+      isTestFunction(Function, Names, Callers) ||
+      analysis::updatesParametersThroughCalls(Body, Ctx))
+    return false;
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+  for (const Expr *Arg : Forward->arguments()) {
+    if (analysis::isModuleClass(analysis::recordOf(Arg->getType(),
+                                                   /*ThroughPointer=*/true)))
+      continue; // the module of `model(x)`
+    if (!madeUpInput(Arg, Body, 0, Seen))
+      return true;
+  }
+  return false;
+}
+
 /// A local among \p Holders whose block, after its declaration, runs a
 /// loop that trains, or else a statement that runs the model again and
 /// again (a benchmark loop, or a call of a function of the unit that runs
@@ -577,8 +699,10 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
     }
   if (!ByContext && !C.HeldThrough &&
       !isTestBody(Function, Names, Facts.callers(Ctx)) &&
-      runsRepeatedly(Forward, Function, Facts.callers(Ctx), Names, Ctx,
-                     C.RepeatsUnseen) &&
+      (runsRepeatedly(Forward, Function, Facts.callers(Ctx), Names, Ctx,
+                      C.RepeatsUnseen) ||
+       (C.OnceOnData = runsOnceOnData(Forward, Function, Facts.callers(Ctx),
+                                      Names, Ctx))) &&
       temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
                            Ctx)
           .At.isInvalid() &&
@@ -720,7 +844,7 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
                    "the code that starts the thread does not apply, and every "
                    "call records an autograd graph and keeps its activations "
                    "alive as long as the outputs")
-        : C.HeldThrough
+        : C.HeldThrough || C.OnceOnData
             ? diag(F.Forward->getBeginLoc(),
                    "the model runs forward once with no torch::NoGradGuard or "
                    "c10::InferenceMode and its result is only read as numbers or detached, "
@@ -889,6 +1013,12 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
   } else if (C.GuardedStarter)
     diag(C.Function->getLocation(),
          "'%0' starts the thread while a guard is active", DiagnosticIDs::Note)
+        << C.Function->getNameAsString();
+  if (C.ByUse && C.OnceOnData)
+    diag(F.Forward->getBeginLoc(),
+         "'%0' runs it on data from outside, not on a tensor it makes up "
+         "for a probe: it is inference, and a guard costs nothing",
+         DiagnosticIDs::Note)
         << C.Function->getNameAsString();
   if (C.ByUse && !C.DroppedElsewhereAt.empty())
     diag(F.Forward->getBeginLoc(),

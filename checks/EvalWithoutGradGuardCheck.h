@@ -48,6 +48,9 @@ private:
     /// For evaluation by use: the function whose callers, all out of view,
     /// are taken to run it again and again.
     const clang::FunctionDecl *RepeatsUnseen = nullptr;
+    /// It runs once, on data from outside the function, not on a tensor
+    /// made up for a probe.
+    bool OnceOnData = false;
     /// ... where the project's summaries know a call of it in another file:
     /// the first (`file:line:column`).
     std::string RepeatsCalledAt;
