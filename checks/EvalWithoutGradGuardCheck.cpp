@@ -538,13 +538,38 @@ bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
     }
   } Switch;
   Switch.walk(Def->getBody());
-  It->second = !Switch.Found &&
-               llvm::any_of(analysis::forwardCallsIn(Def->getBody(), Names),
-                            [&](const CallExpr *Forward) {
-                              return analysis::returnsHistoryOf(Forward, Def,
-                                                                Ctx);
-                            });
-  return It->second;
+  if (Switch.Found)
+    return false;
+  // Its forward passes: those it makes, and the calls of the class's other
+  // forward wrappers (a sampling step that adds noise to what
+  // `forward_impl` returns), which are forward passes too.
+  llvm::SmallVector<const CallExpr *, 4> Forwards =
+      analysis::forwardCallsIn(Def->getBody(), Names);
+  class OwnHelpers : public analysis::StmtWalk {
+  public:
+    explicit OwnHelpers(const CXXRecordDecl *Class) : Class(Class) {}
+    const CXXRecordDecl *Class;
+    llvm::SmallVector<const CXXMemberCallExpr *, 4> Calls;
+    bool visit(Stmt *S) override {
+      if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+        if (const CXXMethodDecl *Callee = Call->getMethodDecl();
+            Callee && Callee->getParent() == Class &&
+            isa<CXXThisExpr>(analysis::stripWrappers(
+                Call->getImplicitObjectArgument())))
+          Calls.push_back(Call);
+      return true;
+    }
+  } Helpers(MD->getParent());
+  Helpers.walk(Def->getBody());
+  for (const CXXMemberCallExpr *Call : Helpers.Calls)
+    if (Call->getMethodDecl()->getCanonicalDecl() != MD &&
+        isForwardWrapper(Call->getMethodDecl(), Ctx))
+      Forwards.push_back(Call);
+  bool Wraps = llvm::any_of(Forwards, [&](const CallExpr *Forward) {
+    return analysis::returnsHistoryOf(Forward, Def, Ctx);
+  });
+  Wrappers[MD] = Wraps;
+  return Wraps;
 }
 
 void EvalWithoutGradGuardCheck::registerMatchers(MatchFinder *Finder) {

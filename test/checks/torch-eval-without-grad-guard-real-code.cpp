@@ -294,6 +294,39 @@ struct HelperActorCritic : torch::nn::Module {
     rewards.back() = rewards.back() + gamma * next_value.detach();
   }
 };
+// A helper built on another helper (a sampling step that adds noise to
+// what `forward_impl` returns) is the model's forward by another name too:
+// the rollout step that reads only the action's value is reported at its
+// call, and the update that differentiates the sample is training.
+struct SquashedActor : torch::nn::Module {
+  torch::nn::Linear body{3, 8}, mean{8, 1};
+  std::pair<torch::Tensor, torch::Tensor> forward_impl(const torch::Tensor &x) {
+    torch::Tensor h = torch::relu(body->forward(x));
+    return {mean->forward(h), h};
+  }
+  std::pair<torch::Tensor, torch::Tensor> sample(const torch::Tensor &state) {
+    auto out = forward_impl(state);
+    torch::Tensor a = torch::tanh(out.first + torch::randn_like(out.first));
+    return {a, a.sum(1, true)};
+  }
+};
+double rollout_step(SquashedActor &actor, const torch::Tensor &state) {
+  auto action = actor.sample(state.unsqueeze(0));
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+  // CHECK-FIXES: double rollout_step(SquashedActor &actor, const torch::Tensor &state) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  return action.first.item<double>();
+}
+double actor_step(SquashedActor &actor, const torch::Tensor &states,
+                  torch::optim::Adam &optimizer) {
+  auto [a, logp] = actor.sample(states);
+  torch::Tensor loss = logp.mean() - a.mean();
+  optimizer.zero_grad();
+  loss.backward();
+  optimizer.step();
+  return loss.item<double>();
+}
+
 // A method of the model that returns only what it cuts from its forward's
 // output (the tokens a greedy decoder picks) is no forward by another name:
 // it is judged itself.
