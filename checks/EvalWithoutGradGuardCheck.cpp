@@ -792,6 +792,13 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   C.OpaqueTakenNotToDifferentiate =
       analysis::mayBeDifferentiated(Forward, Ctx, Facts.callers(Ctx),
                                     /*OpaqueCallsMay=*/true, &History);
+  // Evaluation code by its name alone, whose result goes to code out of
+  // view: two guesses and no evidence (an actor's `get_action` whose only
+  // callers, in a file that does not parse, run it under a guard). Left
+  // alone; a mode switch, or a use of the result in view, is evidence.
+  if (C.NamedBy && !C.EvalCall && !C.GuardedStarter && !C.Thread &&
+      C.OpaqueTakenNotToDifferentiate)
+    return;
 
   Findings[Function] = Finding{Forward, C, &Ctx};
 }
