@@ -59,10 +59,14 @@ std::string FunctionSummaries::keyOf(const FunctionDecl *FD) {
   Policy.FullyQualifiedName = true;
   FD->printQualifiedName(OS, Policy);
   OS << '(';
+  // A parameter's top-level const is no part of the function's type: the
+  // definition `f(const int n)` and the declaration `f(int n)` are one
+  // function.
   for (const ParmVarDecl *P : FD->parameters()) {
     if (P->getFunctionScopeIndex())
       OS << ", ";
-    OS << P->getType().getCanonicalType().getAsString(Policy);
+    OS << P->getType().getCanonicalType().getUnqualifiedType().getAsString(
+        Policy);
   }
   OS << ')';
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isConst())

@@ -7,7 +7,8 @@
 struct Sampler {
   torch::nn::Linear net{nullptr};
   // Greedy decoding of a few steps; trainer.cpp calls it only with grad
-  // mode off.
+  // mode off. Its definition adds a top-level const to the parameter,
+  // which is no part of its type.
   int64_t greedy(torch::Tensor x);
   // The mean score of a few batches; trainer.cpp calls it with grad mode off
   // once, and once with it on.

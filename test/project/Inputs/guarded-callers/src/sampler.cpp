@@ -1,6 +1,6 @@
 #include "sampler.h"
 
-int64_t Sampler::greedy(torch::Tensor x) {
+int64_t Sampler::greedy(const torch::Tensor x) {
   int64_t last = 0;
   for (int step = 0; step < 4; ++step) {
     torch::Tensor out = net(x);
