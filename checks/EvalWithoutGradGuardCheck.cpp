@@ -386,8 +386,8 @@ static bool madeUpInput(const Expr *E, const Stmt *Body, unsigned Depth,
 
 /// Whether \p Forward, run once in \p Function (not in a loop, nor in a
 /// function that runs again and again), is inference over data: the
-/// function is not a constructor nor a test, trains nothing (itself or
-/// through what it calls), and the forward's input is not made up in it. A
+/// function is the program's `main`, trains nothing (itself or through what
+/// it calls), and the forward's input is not made up in it. A
 /// prediction program's one forward over the points it was given keeps its
 /// graph and activations as long as the output lives; a shape probe on
 /// `torch::zeros(...)` or a smoke test is left alone.
@@ -397,7 +397,9 @@ static bool runsOnceOnData(const Expr *ForwardExpr, const FunctionDecl *Function
                            const ASTContext &Ctx) {
   const auto *Forward = dyn_cast<CallExpr>(ForwardExpr);
   const Stmt *Body = Function->getBody();
-  if (!Forward || !Body || isa<CXXConstructorDecl>(Function) ||
+  // A program's entry point: a helper run once may be a test case's (a
+  // gtest body's helper that checks a layer's output on given tensors).
+  if (!Forward || !Body || !Function->isMain() ||
       isTestFunction(Function, Names, Callers) ||
       analysis::updatesParametersThroughCalls(Body, Ctx))
     return false;

@@ -23,6 +23,12 @@ void smoke(torch::nn::Linear &net) {
   show(net->forward(probe).sum().item<double>());
 }
 
+// A helper run once on tensors it is given (as a test case runs one):
+// only a program's `main` is taken for inference run once.
+void checkLayer(torch::nn::Linear &net, const torch::Tensor &x) {
+  show(net->forward(x).sum().item<double>());
+}
+
 // Trains on what it is given, then reads a number: training, not inference
 // (with no call in view).
 void fit(torch::nn::Linear &net, const torch::Tensor &x, torch::optim::SGD &opt) {
@@ -44,5 +50,6 @@ int main(int argc, char **argv) {
   // CHECK-MESSAGES: :[[@LINE-2]]:23: note: its result is only read as numbers or detached and dropped in 'main': nothing differentiates it
   // CHECK-MESSAGES: :[[@LINE-3]]:23: note: 'main' runs it on data from outside, not on a tensor it makes up for a probe: it is inference, and a guard costs nothing
   saveBinary(out.data_ptr<float>(), out.data_ptr<float>() + out.numel(), "out.bin");
+  checkLayer(net, grid.points);
   return 0;
 }
