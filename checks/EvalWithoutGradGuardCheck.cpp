@@ -357,12 +357,10 @@ static bool madeUpInput(const Expr *E, const Stmt *Body, unsigned Depth,
     // A tensor made from sizes and numbers; `torch::tensor(values)` and
     // `torch::from_blob(data, ...)` are made from what they are given.
     if (analysis::isTorchFunction(Callee) && Callee->getIdentifier() &&
-        llvm::is_contained({"zeros", "ones", "empty", "full", "rand", "randn",
-                            "randint", "randperm", "arange", "range",
-                            "linspace", "logspace", "eye", "normal",
-                            "zeros_like", "ones_like", "rand_like",
-                            "randn_like", "full_like", "empty_like"},
-                           Callee->getName()))
+        (analysis::makesTensorFromSizes(Callee->getName()) ||
+         llvm::is_contained({"randperm", "zeros_like", "ones_like", "rand_like",
+                             "randn_like", "full_like", "empty_like"},
+                            Callee->getName())))
       return true;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       if (!madeUpInput(MC->getImplicitObjectArgument(), Body, Depth + 1, Seen))

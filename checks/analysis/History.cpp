@@ -21,13 +21,11 @@ using namespace clang;
 namespace torch_tidy::analysis {
 
 
-/// Functions that make a new tensor, with history only if asked for.
+/// Functions that make a new tensor, with history only if asked for: from
+/// sizes and numbers, or from the values they are given.
 static bool isFactory(llvm::StringRef Name) {
-  return llvm::is_contained({"zeros", "ones", "empty", "full", "rand", "randn",
-                             "randint", "arange", "range", "linspace",
-                             "logspace", "eye", "tensor", "from_blob",
-                             "normal", "scalar_tensor"},
-                            Name);
+  return makesTensorFromSizes(Name) ||
+         llvm::is_contained({"tensor", "from_blob", "scalar_tensor"}, Name);
 }
 
 namespace {

@@ -882,9 +882,9 @@ ResultReach reachOfResult(const ValueDecl *Target, const Stmt *Body,
     ASTContext &Ctx;
     llvm::SmallPtrSet<const ValueDecl *, 16> Seen, PickedSeen;
   } W(Target, Body, Sources, Ctx);
+  // A value cut from the graph is left out where the walk enters it.
   for (const Expr *Value : returnedValues(Body))
-    if (!cutsHistory(Value, Ctx))
-      W.Work.push_back({Value, nullptr});
+    W.Work.push_back({Value, nullptr});
   while (!W.Work.empty() && !W.Reach.Whole) {
     auto [Value, Through] = W.Work.pop_back_val();
     W.Through = Through;

@@ -426,6 +426,13 @@ llvm::SmallVector<const CallExpr *, 4> forwardCallsIn(const Stmt *S,
   return std::move(Finder.Found);
 }
 
+bool makesTensorFromSizes(llvm::StringRef Name) {
+  return llvm::is_contained({"zeros", "ones", "empty", "full", "rand", "randn",
+                             "randint", "arange", "range", "linspace",
+                             "logspace", "eye", "normal"},
+                            Name);
+}
+
 bool isCutName(llvm::StringRef Name) {
   return llvm::is_contained(
       {"detach", "detach_", "item", "data", "argmax", "argmin", "argsort",

@@ -109,6 +109,11 @@ const clang::Expr *inPlaceChainRoot(const clang::Expr *E);
 /// comparisons, `multinomial`, integer conversions, ...).
 bool isCutName(llvm::StringRef Name);
 
+/// Whether \p Name is one of LibTorch's functions that make a new tensor
+/// from sizes and numbers alone (`zeros`, `randn`, `arange`, `eye`, ...):
+/// what they return is nobody's data, and has history only if asked for.
+bool makesTensorFromSizes(llvm::StringRef Name);
+
 /// Whether \p E is a dtype constant naming an integer or bool type.
 bool isIntegralDtype(const clang::Expr *E, const clang::ASTContext &Ctx);
 
