@@ -12,6 +12,8 @@
 #include "checks/analysis/SummaryData.h"
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/LoopScope.h"
+#include "checks/analysis/ModeRestore.h"
+#include "checks/analysis/ObjectPaths.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/TrainingSteps.h"
@@ -446,6 +448,23 @@ const Stmt *heldThrough(const analysis::DeclSet &Holders, const VarDecl *&Holder
 }
 
 /// The statement of the innermost block that contains \p E.
+/// Whether the module that \p Forward runs has its parameters frozen there
+/// (analysis::parametersFrozenAt) and no input it is given requires
+/// gradients.
+bool parametersFrozen(const Expr *Forward, ASTContext &Ctx,
+                      analysis::HistoryAnalysis &History) {
+  const Expr *Object = analysis::forwardObject(Forward);
+  const auto *Call = dyn_cast<CallExpr>(analysis::stripWrappers(Forward));
+  if (!Object || !Call ||
+      !analysis::parametersFrozenAt(Forward, analysis::objectPath(Object), Ctx))
+    return false;
+  unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+  for (unsigned I = First; I < Call->getNumArgs(); ++I)
+    if (History.requiresGrad(Call->getArg(I)))
+      return false;
+  return true;
+}
+
 const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(*E);
   for (unsigned Depth = 0; Depth < 64; ++Depth) {
@@ -779,6 +798,11 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // A guard is active (here, or at every call of this function).
   if (analysis::gradStateAt(Forward, Ctx, &Facts.callers(Ctx), Names) !=
       analysis::GradState::Recording)
+    return;
+  // The module's parameters frozen around the forward (`for (auto &p :
+  // net->parameters()) p.requires_grad_(false);` before it, set back after
+  // it), run on inputs that need no gradient: nothing records a graph.
+  if (parametersFrozen(Forward, Ctx, History))
     return;
 
   // The result is differentiated: here, by a caller it is returned to, or

@@ -10,10 +10,12 @@
 #include "checks/analysis/TrainingSteps.h"
 #include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include <optional>
 
 using namespace clang;
@@ -352,6 +354,145 @@ bool freezesParameters(const Stmt *Body, const ObjectPath &Module,
   ParameterLoops Loops(Module, Ctx);
   Loops.walk(Body);
   return Loops.Found;
+}
+
+namespace {
+/// The value a statement sets requires_grad to on what it is given
+/// (`p.requires_grad_(false)`, `p.set_requires_grad(on)`): False, True,
+/// Unknown when some call's value is not a constant; None when it has no
+/// such call.
+OptionalBool requiresGradSetIn(const Stmt *S, const ASTContext &Ctx) {
+  class Sets : public StmtWalk {
+  public:
+    explicit Sets(const ASTContext &Ctx) : Ctx(Ctx) {}
+    OptionalBool Value = OptionalBool::None;
+    bool visit(Stmt *S) override {
+      const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+      const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+      if (!MD || !MD->getIdentifier() ||
+          (MD->getName() != "requires_grad_" &&
+           MD->getName() != "set_requires_grad"))
+        return true;
+      OptionalBool Set =
+          Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0))
+              ? evaluateOptionalBool(Call->getArg(0), Ctx)
+              : OptionalBool::True;
+      if (Set != OptionalBool::True && Set != OptionalBool::False)
+        Set = OptionalBool::Unknown;
+      Value = Value == OptionalBool::None || Value == Set
+                  ? Set
+                  : OptionalBool::Unknown;
+      return true;
+    }
+    const ASTContext &Ctx;
+  } Walk(Ctx);
+  Walk.walk(S);
+  return Walk.Value;
+}
+
+/// The range-for loops over the parameters of an object that holds
+/// \p Module, in the order they appear, with what each sets requires_grad
+/// to, leaving out those in the branch of an `if` that its constant
+/// condition never takes.
+class RequiresGradLoops : public StmtWalk {
+public:
+  RequiresGradLoops(const ObjectPath &Module, const ASTContext &Ctx)
+      : Module(Module), Ctx(Ctx) {}
+  struct Loop {
+    const CXXForRangeStmt *For;
+    OptionalBool Sets;
+  };
+  llvm::SmallVector<Loop, 4> Loops;
+
+  bool enter(Stmt *S) override { return !Dead.contains(S); }
+  bool visit(Stmt *S) override {
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      bool Value = false;
+      if (!If->isConsteval() && If->getCond() &&
+          !If->getCond()->isValueDependent() &&
+          If->getCond()->EvaluateAsBooleanCondition(Value, Ctx)) {
+        if (const Stmt *Skipped = Value ? If->getElse() : If->getThen())
+          Dead.insert(Skipped);
+      }
+      return true;
+    }
+    const auto *For = dyn_cast<CXXForRangeStmt>(S);
+    const auto *Range = dyn_cast_or_null<CXXMemberCallExpr>(
+        For && For->getRangeInit() ? stripWrappers(For->getRangeInit())
+                                   : nullptr);
+    const CXXMethodDecl *MD = Range ? Range->getMethodDecl() : nullptr;
+    if (!MD || !MD->getIdentifier() ||
+        (MD->getName() != "parameters" && MD->getName() != "named_parameters"))
+      return true;
+    ObjectPath Of = objectPath(Range->getImplicitObjectArgument());
+    OptionalBool Sets = requiresGradSetIn(For->getBody(), Ctx);
+    if (Sets == OptionalBool::None)
+      return true;
+    // A part of the module frozen leaves the rest recording; set back,
+    // any part of it records again.
+    if (Sets == OptionalBool::False ? ownsOrIs(Of, Module)
+                                    : overlap(Of, Module) || mayAlias(Of, Module))
+      Loops.push_back({For, Sets});
+    return true;
+  }
+
+private:
+  const ObjectPath &Module;
+  const ASTContext &Ctx;
+  llvm::DenseSet<const Stmt *> Dead;
+};
+
+/// Whether \p S, which comes before \p At, runs whenever \p At does: a
+/// statement of a block around \p At, or of the branch of an `if` (in such
+/// a block) that its constant condition always takes.
+bool runsBefore(const Stmt *S, const Stmt *At, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    const DynTypedNode &Parent = Parents[0];
+    if (const auto *Block = Parent.get<CompoundStmt>()) {
+      if (contains(Block, At))
+        return true;
+    } else if (const auto *If = Parent.get<IfStmt>()) {
+      bool Value = false;
+      const Stmt *Child = Node.get<Stmt>();
+      if (!If->getCond() || If->getCond()->isValueDependent() ||
+          !If->getCond()->EvaluateAsBooleanCondition(Value, Ctx) ||
+          Child != (Value ? If->getThen() : If->getElse()))
+        return false;
+    } else {
+      return false;
+    }
+    Node = Parent;
+  }
+  return false;
+}
+} // namespace
+
+bool parametersFrozenAt(const Stmt *At, const ObjectPath &Module,
+                        ASTContext &Ctx) {
+  if (!At || !Module.Known)
+    return false;
+  const Stmt *Body = enclosingFunctionBody(At, Ctx);
+  if (!Body)
+    return false;
+  RequiresGradLoops Walk(Module, Ctx);
+  Walk.walk(Body);
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation AtLoc = SM.getExpansionLoc(At->getBeginLoc());
+  bool Frozen = false;
+  for (const auto &L : Walk.Loops) {
+    if (!SM.isBeforeInTranslationUnit(SM.getExpansionLoc(L.For->getBeginLoc()),
+                                      AtLoc))
+      break;
+    if (L.Sets == OptionalBool::False)
+      Frozen |= runsBefore(L.For, At, Ctx);
+    else
+      Frozen = false;
+  }
+  return Frozen;
 }
 
 } // namespace torch_tidy::analysis

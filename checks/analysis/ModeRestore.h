@@ -108,6 +108,17 @@ bool restoredUnlessLastIteration(const clang::Stmt *Eval,
 bool freezesParameters(const clang::Stmt *Body, const ObjectPath &Module,
                        const clang::ASTContext &Ctx);
 
+/// Whether \p Module's parameters are frozen when \p At runs: a loop over
+/// the parameters of the module (or of an object that holds it) that sets
+/// `requires_grad_(false)` / `set_requires_grad(false)` on them runs before
+/// \p At in its function on every path (a statement of a block around
+/// \p At, or of the branch that a constant condition takes, as a toggling
+/// macro's `if (false) {...} else {...}` expands), and no loop over those
+/// parameters that may set it back (to `true`, or to a value not known)
+/// comes between. The module's own parameters then record no graph there.
+bool parametersFrozenAt(const clang::Stmt *At, const ObjectPath &Module,
+                        clang::ASTContext &Ctx);
+
 } // namespace torch_tidy::analysis
 
 #endif

@@ -1,6 +1,6 @@
 // Which modules a call leaves in evaluation mode, and which training steps
 // of the module that mode reaches before anything sets it back to training.
-// RUN: %analysis_dump %s -- %mock_torch | sort -t: -k1,1n | FileCheck %s -implicit-check-not=eval-left= -implicit-check-not=reaches= -implicit-check-not=frozen=
+// RUN: %analysis_dump %s -- %mock_torch | sort -t: -k1,1n | FileCheck %s -implicit-check-not=eval-left= -implicit-check-not=reaches= -implicit-check-not=frozen= -implicit-check-not=frozen-here=
 
 #include <torch/torch.h>
 #include <vector>
@@ -8,6 +8,7 @@
 void probe_left_eval();
 void probe_eval_reaches();
 void probe_frozen(const torch::nn::Module &);
+void probe_frozen_here(const torch::nn::Module &);
 
 struct NetImpl : torch::nn::Module {
   torch::nn::Linear backbone{4, 4}, head{4, 2};
@@ -127,4 +128,56 @@ void freezing(Net &model, Net &other) {
   probe_frozen(*model->head);
   // CHECK: [[@LINE+1]]:3: frozen=no
   probe_frozen(*other);
+}
+
+// Frozen where the probe runs: the last loop over the parameters before it
+// that sets requires_grad sets it to false, on every path; a toggling
+// macro's constant branch counts, a condition of the program's does not.
+#define GRAD_TOGGLE(net, on)                                                   \
+  if (on) {                                                                    \
+    for (auto &p : net->parameters())                                          \
+      p.requires_grad_(true);                                                  \
+  } else {                                                                     \
+    for (auto &p : net->parameters())                                          \
+      p.requires_grad_(false);                                                 \
+  }
+
+void frozen_here(Net &model, Net &other, bool quiet) {
+  // CHECK: [[@LINE+1]]:3: frozen-here=no
+  probe_frozen_here(*model);
+  for (auto &p : model->parameters())
+    p.requires_grad_(false);
+  // CHECK: [[@LINE+1]]:3: frozen-here=yes
+  probe_frozen_here(*model);
+  // CHECK: [[@LINE+1]]:3: frozen-here=yes
+  probe_frozen_here(*model->head);
+  // CHECK: [[@LINE+1]]:3: frozen-here=no
+  probe_frozen_here(*other);
+  for (auto &p : model->head->parameters())
+    p.set_requires_grad(true);
+  // Part of it records again.
+  // CHECK: [[@LINE+1]]:3: frozen-here=no
+  probe_frozen_here(*model);
+  GRAD_TOGGLE(model, false);
+  // CHECK: [[@LINE+1]]:3: frozen-here=yes
+  probe_frozen_here(*model);
+  GRAD_TOGGLE(model, true);
+  // CHECK: [[@LINE+1]]:3: frozen-here=no
+  probe_frozen_here(*model);
+  if (quiet) {
+    for (auto &p : other->parameters())
+      p.requires_grad_(false);
+  }
+  // Only on some paths.
+  // CHECK: [[@LINE+1]]:3: frozen-here=no
+  probe_frozen_here(*other);
+  {
+    for (auto &p : other->backbone->parameters())
+      p.requires_grad_(false);
+    // Only a part of it.
+    // CHECK: [[@LINE+1]]:5: frozen-here=no
+    probe_frozen_here(*other);
+    // CHECK: [[@LINE+1]]:5: frozen-here=yes
+    probe_frozen_here(*other->backbone);
+  }
 }

@@ -14,6 +14,7 @@
 //                               it, by the window of its loop's step)
 //   probe_left_eval()           eval-left=<paths|none>
 //   probe_frozen(module)        frozen=<yes|no>   (in the probe's function)
+//   probe_frozen_here(module)   frozen-here=<yes|no>   (where the probe runs)
 //   probe_eval_reaches()        reaches=<LINE,...|none>   (training steps of
 //                               the first module left in evaluation mode, in
 //                               the innermost loop around that trains it)
@@ -42,7 +43,7 @@ llvm::ArrayRef<llvm::StringRef> trainingProbeNames() {
       "probe_path",   "probe_optimized",       "probe_zeroed",
       "probe_trains", "probe_every_iteration", "probe_window",
       "probe_scaled", "probe_left_eval",       "probe_eval_reaches",
-      "probe_frozen"};
+      "probe_frozen", "probe_frozen_here"};
   return Names;
 }
 
@@ -108,6 +109,10 @@ bool printTrainingProbe(llvm::StringRef Probe, const CallExpr *Call,
        << (freezesParameters(enclosingFunctionBody(Call, Ctx), objectPath(Arg), Ctx)
                ? "yes"
                : "no")
+       << "\n";
+  } else if (Probe == "probe_frozen_here") {
+    OS << "frozen-here="
+       << (parametersFrozenAt(Call, objectPath(Arg), Ctx) ? "yes" : "no")
        << "\n";
   } else if (Probe == "probe_trains") {
     OS << "trains=" << (callTrains(callIn(Arg), Ctx) ? "yes" : "no") << "\n";
