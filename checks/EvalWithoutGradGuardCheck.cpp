@@ -447,7 +447,6 @@ const Stmt *heldThrough(const analysis::DeclSet &Holders, const VarDecl *&Holder
   return nullptr;
 }
 
-/// The statement of the innermost block that contains \p E.
 /// Whether the module that \p Forward runs has its parameters frozen there
 /// (analysis::parametersFrozenAt) and no input it is given requires
 /// gradients.
@@ -465,6 +464,7 @@ bool parametersFrozen(const Expr *Forward, ASTContext &Ctx,
   return true;
 }
 
+/// The statement of the innermost block that contains \p E.
 const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(*E);
   for (unsigned Depth = 0; Depth < 64; ++Depth) {

@@ -293,28 +293,60 @@ bool restoredUnlessLastIteration(const Stmt *Eval, const ObjectPath &Module,
 }
 
 namespace {
-/// Whether a statement turns gradients off: `requires_grad_(false)`,
-/// `set_requires_grad(false)`.
-class StopsGradients : public StmtWalk {
-public:
-  explicit StopsGradients(const ASTContext &Ctx) : Ctx(Ctx) {}
-  bool Found = false;
-  bool visit(Stmt *S) override {
-    const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
-    if (!Call)
-      return true;
-    const CXXMethodDecl *MD = Call->getMethodDecl();
-    if (MD && MD->getIdentifier() &&
-        (MD->getName() == "requires_grad_" || MD->getName() == "set_requires_grad") &&
-        Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0)) &&
-        evaluateOptionalBool(Call->getArg(0), Ctx) == OptionalBool::False)
-      Found = true;
-    return !Found;
-  }
-
-private:
-  const ASTContext &Ctx;
+/// What the `requires_grad_(...)` / `set_requires_grad(...)` calls of a
+/// statement set on what they are given.
+struct RequiresGradSet {
+  /// The value every call sets: False, True, Unknown when calls disagree or
+  /// one's value is not a constant; None when there is no such call.
+  OptionalBool Every = OptionalBool::None;
+  /// Some call sets a constant `false`, written out.
+  bool AnyFalse = false;
 };
+
+RequiresGradSet requiresGradSetIn(const Stmt *S, const ASTContext &Ctx) {
+  class Sets : public StmtWalk {
+  public:
+    explicit Sets(const ASTContext &Ctx) : Ctx(Ctx) {}
+    RequiresGradSet Result;
+    bool visit(Stmt *S) override {
+      const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+      const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+      if (!MD || !MD->getIdentifier() ||
+          (MD->getName() != "requires_grad_" &&
+           MD->getName() != "set_requires_grad"))
+        return true;
+      OptionalBool Set =
+          Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0))
+              ? evaluateOptionalBool(Call->getArg(0), Ctx)
+              : OptionalBool::True;
+      if (Set != OptionalBool::True && Set != OptionalBool::False)
+        Set = OptionalBool::Unknown;
+      Result.AnyFalse |= Set == OptionalBool::False;
+      Result.Every = Result.Every == OptionalBool::None || Result.Every == Set
+                         ? Set
+                         : OptionalBool::Unknown;
+      return true;
+    }
+    const ASTContext &Ctx;
+  } Walk(Ctx);
+  Walk.walk(S);
+  return Walk.Result;
+}
+
+/// The object whose parameters a range-for loop runs over
+/// (`for (auto &p : net->parameters())`, `named_parameters()`); nullopt for
+/// any other loop.
+std::optional<ObjectPath> parametersLoopedOver(const Stmt *S) {
+  const auto *For = dyn_cast<CXXForRangeStmt>(S);
+  const auto *Range = dyn_cast_or_null<CXXMemberCallExpr>(
+      For && For->getRangeInit() ? stripWrappers(For->getRangeInit())
+                                 : nullptr);
+  const CXXMethodDecl *MD = Range ? Range->getMethodDecl() : nullptr;
+  if (!MD || !MD->getIdentifier() ||
+      (MD->getName() != "parameters" && MD->getName() != "named_parameters"))
+    return std::nullopt;
+  return objectPath(Range->getImplicitObjectArgument());
+}
 
 /// The range-for loops over a module's parameters in a body.
 class ParameterLoops : public StmtWalk {
@@ -323,21 +355,11 @@ public:
       : Module(Module), Ctx(Ctx) {}
   bool Found = false;
   bool visit(Stmt *S) override {
-    const auto *For = dyn_cast<CXXForRangeStmt>(S);
-    if (!For)
+    std::optional<ObjectPath> Of = parametersLoopedOver(S);
+    if (!Of || (!overlap(*Of, Module) && !mayAlias(*Of, Module)))
       return true;
-    const auto *Range = dyn_cast_or_null<CXXMemberCallExpr>(
-        For->getRangeInit() ? stripWrappers(For->getRangeInit()) : nullptr);
-    const CXXMethodDecl *MD = Range ? Range->getMethodDecl() : nullptr;
-    if (!MD || !MD->getIdentifier() ||
-        (MD->getName() != "parameters" && MD->getName() != "named_parameters"))
-      return true;
-    ObjectPath Of = objectPath(Range->getImplicitObjectArgument());
-    if (!overlap(Of, Module) && !mayAlias(Of, Module))
-      return true;
-    StopsGradients Stops(Ctx);
-    Stops.walk(For->getBody());
-    Found |= Stops.Found;
+    Found |=
+        requiresGradSetIn(cast<CXXForRangeStmt>(S)->getBody(), Ctx).AnyFalse;
     return !Found;
   }
 
@@ -357,43 +379,22 @@ bool freezesParameters(const Stmt *Body, const ObjectPath &Module,
 }
 
 namespace {
-/// The value a statement sets requires_grad to on what it is given
-/// (`p.requires_grad_(false)`, `p.set_requires_grad(on)`): False, True,
-/// Unknown when some call's value is not a constant; None when it has no
-/// such call.
-OptionalBool requiresGradSetIn(const Stmt *S, const ASTContext &Ctx) {
-  class Sets : public StmtWalk {
-  public:
-    explicit Sets(const ASTContext &Ctx) : Ctx(Ctx) {}
-    OptionalBool Value = OptionalBool::None;
-    bool visit(Stmt *S) override {
-      const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
-      const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
-      if (!MD || !MD->getIdentifier() ||
-          (MD->getName() != "requires_grad_" &&
-           MD->getName() != "set_requires_grad"))
-        return true;
-      OptionalBool Set =
-          Call->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(Call->getArg(0))
-              ? evaluateOptionalBool(Call->getArg(0), Ctx)
-              : OptionalBool::True;
-      if (Set != OptionalBool::True && Set != OptionalBool::False)
-        Set = OptionalBool::Unknown;
-      Value = Value == OptionalBool::None || Value == Set
-                  ? Set
-                  : OptionalBool::Unknown;
-      return true;
-    }
-    const ASTContext &Ctx;
-  } Walk(Ctx);
-  Walk.walk(S);
-  return Walk.Value;
+/// The branch of \p If that always runs, where its condition is a
+/// constant: true for the `then` branch, false for the `else` one.
+std::optional<bool> constantCondition(const IfStmt *If, const ASTContext &Ctx) {
+  bool Value = false;
+  if (If->isConsteval() || !If->getCond() ||
+      If->getCond()->isValueDependent() ||
+      !If->getCond()->EvaluateAsBooleanCondition(Value, Ctx))
+    return std::nullopt;
+  return Value;
 }
 
-/// The range-for loops over the parameters of an object that holds
-/// \p Module, in the order they appear, with what each sets requires_grad
-/// to, leaving out those in the branch of an `if` that its constant
-/// condition never takes.
+/// The range-for loops that set requires_grad on the parameters of
+/// \p Module: to false, over the module or an owner of it; to anything
+/// else, over the module, a part, an owner or an alias of it. In the order
+/// they appear, with what each sets, leaving out those in the branch of an
+/// `if` that its constant condition never takes.
 class RequiresGradLoops : public StmtWalk {
 public:
   RequiresGradLoops(const ObjectPath &Module, const ASTContext &Ctx)
@@ -407,31 +408,23 @@ public:
   bool enter(Stmt *S) override { return !Dead.contains(S); }
   bool visit(Stmt *S) override {
     if (const auto *If = dyn_cast<IfStmt>(S)) {
-      bool Value = false;
-      if (!If->isConsteval() && If->getCond() &&
-          !If->getCond()->isValueDependent() &&
-          If->getCond()->EvaluateAsBooleanCondition(Value, Ctx)) {
-        if (const Stmt *Skipped = Value ? If->getElse() : If->getThen())
+      if (std::optional<bool> Taken = constantCondition(If, Ctx))
+        if (const Stmt *Skipped = *Taken ? If->getElse() : If->getThen())
           Dead.insert(Skipped);
-      }
       return true;
     }
-    const auto *For = dyn_cast<CXXForRangeStmt>(S);
-    const auto *Range = dyn_cast_or_null<CXXMemberCallExpr>(
-        For && For->getRangeInit() ? stripWrappers(For->getRangeInit())
-                                   : nullptr);
-    const CXXMethodDecl *MD = Range ? Range->getMethodDecl() : nullptr;
-    if (!MD || !MD->getIdentifier() ||
-        (MD->getName() != "parameters" && MD->getName() != "named_parameters"))
+    std::optional<ObjectPath> Of = parametersLoopedOver(S);
+    if (!Of)
       return true;
-    ObjectPath Of = objectPath(Range->getImplicitObjectArgument());
-    OptionalBool Sets = requiresGradSetIn(For->getBody(), Ctx);
+    const auto *For = cast<CXXForRangeStmt>(S);
+    OptionalBool Sets = requiresGradSetIn(For->getBody(), Ctx).Every;
     if (Sets == OptionalBool::None)
       return true;
     // A part of the module frozen leaves the rest recording; set back,
     // any part of it records again.
-    if (Sets == OptionalBool::False ? ownsOrIs(Of, Module)
-                                    : overlap(Of, Module) || mayAlias(Of, Module))
+    if (Sets == OptionalBool::False
+            ? ownsOrIs(*Of, Module)
+            : overlap(*Of, Module) || mayAlias(*Of, Module))
       Loops.push_back({For, Sets});
     return true;
   }
@@ -456,11 +449,8 @@ bool runsBefore(const Stmt *S, const Stmt *At, ASTContext &Ctx) {
       if (contains(Block, At))
         return true;
     } else if (const auto *If = Parent.get<IfStmt>()) {
-      bool Value = false;
-      const Stmt *Child = Node.get<Stmt>();
-      if (!If->getCond() || If->getCond()->isValueDependent() ||
-          !If->getCond()->EvaluateAsBooleanCondition(Value, Ctx) ||
-          Child != (Value ? If->getThen() : If->getElse()))
+      std::optional<bool> Taken = constantCondition(If, Ctx);
+      if (!Taken || Node.get<Stmt>() != (*Taken ? If->getThen() : If->getElse()))
         return false;
     } else {
       return false;
