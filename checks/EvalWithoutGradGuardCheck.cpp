@@ -6,6 +6,7 @@
 #include "checks/HistoryOptions.h"
 #include "checks/UnnamedGradGuardCheck.h"
 #include "checks/analysis/BackwardPasses.h"
+#include "checks/analysis/CarriedState.h"
 #include "checks/analysis/Differentiated.h"
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/ModuleMode.h"
@@ -146,20 +147,68 @@ bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx,
   return Finder.Found;
 }
 
-/// Whether one of \p Holders, the variables that keep what \p Forward
-/// computes (a detached copy too: a running total of detached values, which
-/// is what the growth checks' fix leaves), is declared outside the innermost
-/// loop around it.
-bool keptAcrossIterations(const Expr *Forward, const analysis::DeclSet &Holders,
+/// Whether the expression around \p Forward writes \p Holder a copy of
+/// its value cut from the graph at that very store (`total +=
+/// model(x).sum().detach();`, `outs.push_back(model(x).detach());`): the
+/// form the growth checks' fix leaves, whose finding stood for the loop.
+static bool cutAtStore(const Expr *Forward, const ValueDecl *Holder,
+                       ASTContext &Ctx) {
+  const Expr *Top = Forward;
+  for (unsigned Depth = 0; Depth < 32; ++Depth) {
+    auto Parents = Ctx.getParents(*Top);
+    const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+    if (!Parent)
+      break;
+    Top = Parent;
+  }
+  if (Top == Forward || !analysis::mentions(Top, Holder))
+    return false;
+  class Cuts : public analysis::StmtWalk {
+  public:
+    explicit Cuts(const Expr *Forward) : Forward(Forward) {}
+    const Expr *Forward;
+    bool Found = false;
+    bool visit(Stmt *S) override {
+      const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+      const auto *Method = Call ? Call->getMethodDecl() : nullptr;
+      if (Method && Method->getIdentifier() && Method->getName() == "detach" &&
+          analysis::contains(Call->getImplicitObjectArgument(), Forward))
+        Found = true;
+      return !Found;
+    }
+  } Finder(Forward);
+  Finder.walk(Top);
+  return Finder.Found;
+}
+
+/// Whether \p Forward's value is kept from one iteration of the loop
+/// around it to the next, growing: a holder declared outside that loop
+/// that the loop adds to (`total += loss`, `outputs.push_back(y)`, `h =
+/// cell(x, h)`) and that its history reaches, or that is given a copy cut
+/// at the store (`total += loss.detach()`, what the growth checks' fix
+/// leaves). That is the growth checks' finding. A holder the loop only
+/// replaces (`avg = loss / n;`) holds one iteration's graph at a time, and
+/// one given copies detached before the store (`auto v =
+/// value(s).detach(); buffer.push_back({s, v});`) holds none: no growth
+/// check reports those, and the forward is evaluation code as any other.
+/// A member, which outlives the call as well, is taken as kept.
+bool keptAcrossIterations(const Expr *Forward, analysis::HistoryAnalysis &History,
                           ASTContext &Ctx) {
   const Stmt *Loop = analysis::innermostLoop(Forward, Ctx);
   if (!Loop)
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
-  return llvm::any_of(Holders, [&](const ValueDecl *D) {
-    return analysis::holdsTensorsOrFields(D->getType()) &&
-           !SM.isPointWithin(D->getLocation(), Loop->getBeginLoc(),
-                             Loop->getEndLoc());
+  analysis::DeclSet WithHistory = analysis::historyWrittenInto(Forward, Ctx);
+  return llvm::any_of(analysis::writtenInto(Forward, Ctx), [&](const ValueDecl *D) {
+    if (!analysis::holdsTensorsOrFields(D->getType()) ||
+        SM.isPointWithin(D->getLocation(), Loop->getBeginLoc(),
+                         Loop->getEndLoc()))
+      return false;
+    const auto *Var = dyn_cast<VarDecl>(D);
+    if (!Var || !Var->isLocalVarDecl())
+      return true;
+    return (WithHistory.contains(D) || cutAtStore(Forward, D, Ctx)) &&
+           !analysis::onlyReplacedIn(History, Var, Loop, Ctx);
   });
 }
 
@@ -298,8 +347,13 @@ bool runsRepeatedly(const Stmt *At, const FunctionDecl *Function,
 /// shape probe's or a smoke test's input is. A parameter, a member, a
 /// global, or what a function of the user's or of another library returns
 /// (`cv::imread`, a dataset's constructor) is data from outside.
-static bool madeUpInput(const Expr *E, const Stmt *Body, unsigned Depth,
-                        llvm::SmallPtrSetImpl<const VarDecl *> &Seen) {
+/// A parameter is data from outside unless \p ParamMadeUp says that every
+/// call passes made-up input for it.
+static bool madeUpInput(
+    const Expr *E, const Stmt *Body, unsigned Depth,
+    llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
+    llvm::function_ref<bool(const ParmVarDecl *)> ParamMadeUp =
+        [](const ParmVarDecl *) { return false; }) {
   if (!E || Depth > 16)
     return true;
   E = E->IgnoreParenImpCasts();
@@ -307,13 +361,15 @@ static bool madeUpInput(const Expr *E, const Stmt *Body, unsigned Depth,
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     if (!Var)
       return true; // a function, an enumerator
-    if (isa<ParmVarDecl>(Var) || !Var->hasLocalStorage())
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Var))
+      return ParamMadeUp(Param);
+    if (!Var->hasLocalStorage())
       return false;
     if (!Seen.insert(Var).second)
       return true;
     // Its initialiser, what is assigned to it, and what is added to it
     // (`inputs.push_back(x)`, `inputs.emplace_back(x)`).
-    bool MadeUp = madeUpInput(Var->getInit(), Body, Depth + 1, Seen);
+    bool MadeUp = madeUpInput(Var->getInit(), Body, Depth + 1, Seen, ParamMadeUp);
     class Writes : public analysis::StmtWalk {
     public:
       explicit Writes(const VarDecl *Var) : Var(Var) {}
@@ -343,14 +399,14 @@ static bool madeUpInput(const Expr *E, const Stmt *Body, unsigned Depth,
     } W(Var);
     W.walk(const_cast<Stmt *>(Body));
     for (const Expr *Value : W.Values)
-      MadeUp = MadeUp && madeUpInput(Value, Body, Depth + 1, Seen);
+      MadeUp = MadeUp && madeUpInput(Value, Body, Depth + 1, Seen, ParamMadeUp);
     return MadeUp;
   }
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
     const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
     if (isa<CXXThisExpr>(Base))
       return false;
-    return madeUpInput(Base, Body, Depth + 1, Seen);
+    return madeUpInput(Base, Body, Depth + 1, Seen, ParamMadeUp);
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
@@ -365,10 +421,11 @@ static bool madeUpInput(const Expr *E, const Stmt *Body, unsigned Depth,
                             Callee->getName())))
       return true;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-      if (!madeUpInput(MC->getImplicitObjectArgument(), Body, Depth + 1, Seen))
+      if (!madeUpInput(MC->getImplicitObjectArgument(), Body, Depth + 1, Seen,
+                         ParamMadeUp))
         return false;
     for (const Expr *Arg : Call->arguments())
-      if (!madeUpInput(Arg, Body, Depth + 1, Seen))
+      if (!madeUpInput(Arg, Body, Depth + 1, Seen, ParamMadeUp))
         return false;
     return true;
   }
@@ -379,36 +436,87 @@ static bool madeUpInput(const Expr *E, const Stmt *Body, unsigned Depth,
   }
   for (const Stmt *Child : E->children())
     if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
-      if (!madeUpInput(ChildExpr, Body, Depth + 1, Seen))
+      if (!madeUpInput(ChildExpr, Body, Depth + 1, Seen, ParamMadeUp))
         return false;
   return true;
 }
 
+/// Whether \p Function runs once per run of the program, from its `main`:
+/// it is `main`, or every call of it in view sits outside any loop in a
+/// function that itself runs once from `main` (a `detect(model, image)`
+/// helper that `main` calls once), no call of it is in another unit, and
+/// neither it nor a caller on the way trains anything (itself or through
+/// what it calls). A chain that ends in a test case's body, or in a
+/// function with no caller in view, is not one.
+static bool runsOnceFromMain(const FunctionDecl *Function,
+                             const analysis::CallSites &Callers,
+                             const analysis::NameGuesses &Names,
+                             ASTContext &Ctx, unsigned Depth = 0) {
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body || isTestFunction(Function, Names, Callers) ||
+      analysis::updatesParametersThroughCalls(Body, Ctx))
+    return false;
+  if (Function->isMain())
+    return true;
+  auto Sites = Callers.of(Function);
+  if (Depth >= 3 || !Sites || Sites->empty() ||
+      Callers.calledElsewhere(Function))
+    return false;
+  return llvm::all_of(*Sites, [&](const CallExpr *Site) {
+    return !analysis::innermostLoop(Site, Ctx) &&
+           runsOnceFromMain(analysis::enclosingFunction(Site, Ctx), Callers,
+                            Names, Ctx, Depth + 1);
+  });
+}
+
+/// Whether every call of \p Param's function in view passes made-up input
+/// for it (madeUpInput, in the caller; a caller's own parameter asked of its
+/// callers in turn).
+static bool madeUpByCallers(const ParmVarDecl *Param,
+                            const analysis::CallSites &Callers,
+                            ASTContext &Ctx, unsigned Depth = 0) {
+  const auto *Function =
+      dyn_cast_or_null<FunctionDecl>(Param->getDeclContext());
+  auto Sites = Function ? Callers.of(Function) : std::nullopt;
+  if (!Sites || Sites->empty() || Depth >= 3)
+    return false;
+  return llvm::all_of(*Sites, [&](const CallExpr *Site) {
+    const FunctionDecl *Caller = analysis::enclosingFunction(Site, Ctx);
+    const Expr *Arg =
+        analysis::argumentFor(Site, Param->getFunctionScopeIndex(), true);
+    llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+    return Caller && Caller->getBody() && Arg &&
+           madeUpInput(Arg, Caller->getBody(), 0, Seen,
+                       [&](const ParmVarDecl *Outer) {
+                         return madeUpByCallers(Outer, Callers, Ctx, Depth + 1);
+                       });
+  });
+}
+
 /// Whether \p Forward, run once in \p Function (not in a loop, nor in a
 /// function that runs again and again), is inference over data: the
-/// function is the program's `main`, trains nothing (itself or through what
-/// it calls), and the forward's input is not made up in it. A
-/// prediction program's one forward over the points it was given keeps its
-/// graph and activations as long as the output lives; a shape probe on
-/// `torch::zeros(...)` or a smoke test is left alone.
+/// function runs once from the program's `main` (runsOnceFromMain: `main`
+/// itself, or a helper it calls once), and the forward's input is not made
+/// up there or by the callers that pass it. A prediction program's one
+/// forward over the image it was given keeps its graph and activations as
+/// long as the output lives; a shape probe on `torch::zeros(...)` or a
+/// smoke test is left alone.
 static bool runsOnceOnData(const Expr *ForwardExpr, const FunctionDecl *Function,
                            const analysis::CallSites &Callers,
                            const analysis::NameGuesses &Names,
-                           const ASTContext &Ctx) {
+                           ASTContext &Ctx) {
   const auto *Forward = dyn_cast<CallExpr>(ForwardExpr);
   const Stmt *Body = Function->getBody();
-  // A program's entry point: a helper run once may be a test case's (a
-  // gtest body's helper that checks a layer's output on given tensors).
-  if (!Forward || !Body || !Function->isMain() ||
-      isTestFunction(Function, Names, Callers) ||
-      analysis::updatesParametersThroughCalls(Body, Ctx))
+  if (!Forward || !Body || !runsOnceFromMain(Function, Callers, Names, Ctx))
     return false;
   llvm::SmallPtrSet<const VarDecl *, 8> Seen;
   for (const Expr *Arg : Forward->arguments()) {
     if (analysis::isModuleClass(analysis::recordOf(Arg->getType(),
                                                    /*ThroughPointer=*/true)))
       continue; // the module of `model(x)`
-    if (!madeUpInput(Arg, Body, 0, Seen))
+    if (!madeUpInput(Arg, Body, 0, Seen, [&](const ParmVarDecl *Param) {
+          return madeUpByCallers(Param, Callers, Ctx);
+        }))
       return true;
   }
   return false;
@@ -751,8 +859,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
                            Ctx)
           .At.isInvalid() &&
       discarded() &&
-      !keptAcrossIterations(Forward, analysis::writtenInto(Forward, Ctx),
-                            Ctx)) {
+      !keptAcrossIterations(Forward, History, Ctx)) {
     // What a guard would cover: the function, or in one that trains, the
     // block around the forward when that block trains nothing.
     const Stmt *Body = Function->getBody();

@@ -6,6 +6,7 @@
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/Walk.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -202,6 +203,149 @@ bool CarriedState::stepsThroughLayers(const Expr *Value) {
                             History.options().names());
   Finder.walk(Value);
   return Finder.Found;
+}
+
+namespace {
+/// How the loop uses a variable: the values of its plain assignments, and
+/// whether any use may change it in place.
+class VarUses : public StmtWalk {
+public:
+  VarUses(const VarDecl *Var, ASTContext &Ctx) : Var(Var), Ctx(Ctx) {}
+  llvm::SmallVector<std::pair<const Expr *, const Expr *>, 2> Assigned;
+  bool ChangedInPlace = false;
+
+  bool visit(Stmt *S) override {
+    const auto *Ref = dyn_cast<DeclRefExpr>(S);
+    if (Ref && Ref->getDecl() == Var)
+      classify(Ref);
+    return !ChangedInPlace;
+  }
+
+private:
+  /// The expression that uses \p E, past casts and parentheses.
+  std::pair<const Expr *, const Expr *> user(const Expr *E) {
+    for (unsigned Depth = 0; Depth < 8; ++Depth) {
+      auto Parents = Ctx.getParents(*E);
+      const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+      if (!Parent || !isa<ImplicitCastExpr, ParenExpr>(Parent))
+        return {E, Parent};
+      E = Parent;
+    }
+    return {E, nullptr};
+  }
+
+  void classify(const DeclRefExpr *Ref) {
+    auto [Used, Parent] = user(Ref);
+    if (!Parent)
+      return; // a statement of its own, an initialiser
+    if (const auto *Op = dyn_cast<BinaryOperator>(Parent)) {
+      if (Op->getLHS() != Used)
+        return;
+      if (Op->getOpcode() == BO_Assign)
+        Assigned.push_back({Op, Op->getRHS()});
+      else if (Op->isAssignmentOp())
+        ChangedInPlace = true;
+      return;
+    }
+    if (const auto *Op = dyn_cast<UnaryOperator>(Parent)) {
+      ChangedInPlace |= Op->getOpcode() == UO_AddrOf || Op->isIncrementDecrementOp();
+      return;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Parent)) {
+      if (Op->getNumArgs() == 0 || Op->getArg(0) != Used) {
+        ChangedInPlace |= bindsMutableReference(Op, Used);
+        return;
+      }
+      if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+        Assigned.push_back({Op, Op->getArg(1)});
+      else if (Op->isAssignmentOp() || Op->getOperator() == OO_Subscript ||
+               Op->getOperator() == OO_PlusPlus ||
+               Op->getOperator() == OO_MinusMinus)
+        ChangedInPlace = true;
+      else if (const auto *Method =
+                   dyn_cast_or_null<CXXMethodDecl>(Op->getCalleeDecl()))
+        ChangedInPlace |= !Method->isConst();
+      return;
+    }
+    if (const auto *Member = dyn_cast<MemberExpr>(Parent)) {
+      // `v.push_back(t)`, `t.add_(u)`: a method that is not const, or
+      // whose name says it works in place (a tensor's are all const).
+      const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
+      ChangedInPlace |= !Method || !Method->isConst() ||
+                        (Method->getIdentifier() &&
+                         Method->getName().ends_with("_"));
+      return;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(Parent)) {
+      ChangedInPlace |= bindsMutableReference(Call, Used);
+      return;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Parent)) {
+      for (unsigned I = 0; I < Construct->getNumArgs(); ++I)
+        if (Construct->getArg(I) == Used &&
+            I < Construct->getConstructor()->getNumParams())
+          ChangedInPlace |= mutableReference(
+              Construct->getConstructor()->getParamDecl(I)->getType());
+      return;
+    }
+    // A lambda's capture, a member initialiser: looked at no further.
+    if (isa<LambdaExpr>(Parent))
+      ChangedInPlace = true;
+  }
+
+  static bool mutableReference(QualType T) {
+    return T->isLValueReferenceType() && !T->getPointeeType().isConstQualified();
+  }
+  /// Whether \p Used is an argument of \p Call bound to a reference that
+  /// is not const (`std::tie(out, h) = ...`, `std::swap(a, b)`).
+  static bool bindsMutableReference(const CallExpr *Call, const Expr *Used) {
+    const auto *Callee = dyn_cast_or_null<FunctionDecl>(Call->getCalleeDecl());
+    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
+                             Callee && isa<CXXMethodDecl>(Callee)
+                         ? 1
+                         : 0;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      if (Call->getArg(I) != Used)
+        continue;
+      if (!Callee)
+        return true;
+      if (Shift && I == 0)
+        return false; // the object of a const operator, handled above
+      unsigned Param = I - Shift;
+      if (Param >= Callee->getNumParams())
+        return Callee->isVariadic();
+      QualType T = Callee->getParamDecl(Param)->getType();
+      if (mutableReference(T) || T->isRValueReferenceType())
+        return true;
+    }
+    return false;
+  }
+
+  const VarDecl *Var;
+  ASTContext &Ctx;
+};
+} // namespace
+
+bool onlyReplacedIn(HistoryAnalysis &History, const VarDecl *Var,
+                    const Stmt *Loop, ASTContext &Ctx) {
+  if (!Var || !Loop)
+    return false;
+  VarUses Uses(Var, Ctx);
+  Uses.walk(Loop);
+  if (Uses.ChangedInPlace || Uses.Assigned.empty())
+    return false;
+  for (auto [Assignment, Value] : Uses.Assigned) {
+    const Expr *Target = isa<BinaryOperator>(Assignment)
+                             ? cast<BinaryOperator>(Assignment)->getLHS()
+                             : cast<CXXOperatorCallExpr>(Assignment)->getArg(0);
+    std::optional<Lifetime> Life = outlivesIteration(Target, Assignment, Ctx);
+    if (!Life || Life->Target != Var)
+      return false;
+    CarriedState Carried(History, *Life, Var);
+    if (Carried.dependsOnCarried(Value))
+      return false;
+  }
+  return true;
 }
 
 } // namespace torch_tidy::analysis

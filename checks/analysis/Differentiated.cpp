@@ -846,6 +846,14 @@ DeclSet writtenInto(const Expr *E, ASTContext &Ctx) {
                                          Ctx);
 }
 
+DeclSet historyWrittenInto(const Expr *E, ASTContext &Ctx) {
+  const FunctionDecl *Function = enclosingFunction(E, Ctx);
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body)
+    return {};
+  return TensorSources(Body).historyFrom(heldBy(E, Ctx), Ctx);
+}
+
 bool returnsHistoryOf(const Expr *E, const FunctionDecl *Function,
                       ASTContext &Ctx) {
   const Stmt *Body = Function ? Function->getBody() : nullptr;

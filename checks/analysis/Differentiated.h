@@ -111,6 +111,11 @@ bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
 /// them: what keeps some of it, history or not.
 DeclSet writtenInto(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// writtenInto without the copies cut from the graph: the variables and
+/// fields that \p E's history reaches (`total += model(x).sum().detach()`
+/// reaches none).
+DeclSet historyWrittenInto(const clang::Expr *E, clang::ASTContext &Ctx);
+
 /// Whether \p E's history (an expression of function \p Function) leaves
 /// the function through a return statement: what it returns is computed
 /// from \p E other than through a copy cut from the graph (a decoder that

@@ -23,10 +23,15 @@ void smoke(torch::nn::Linear &net) {
   show(net->forward(probe).sum().item<double>());
 }
 
-// A helper run once on tensors it is given (as a test case runs one):
-// only a program's `main` is taken for inference run once.
+// A helper that main runs once on data it reads: inference as well
+// (torch-eval-without-grad-guard-once-from-main.cpp).
 void checkLayer(torch::nn::Linear &net, const torch::Tensor &x) {
+  // CHECK-FIXES: void checkLayer(torch::nn::Linear &net, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
   show(net->forward(x).sum().item<double>());
+  // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers or detached
+  // CHECK-MESSAGES: :[[@LINE-2]]:8: note: its result is only read as numbers or detached and dropped in 'checkLayer': nothing differentiates it
+  // CHECK-MESSAGES: :[[@LINE-3]]:8: note: 'checkLayer' runs it on data from outside, not on a tensor it makes up for a probe: it is inference, and a guard costs nothing
 }
 
 // Trains on what it is given, then reads a number: training, not inference
