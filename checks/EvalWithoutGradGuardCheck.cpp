@@ -9,12 +9,12 @@
 #include "checks/analysis/CarriedState.h"
 #include "checks/analysis/Differentiated.h"
 #include "checks/analysis/ExprUtils.h"
-#include "checks/analysis/ModuleMode.h"
-#include "checks/analysis/SummaryData.h"
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/ModeRestore.h"
+#include "checks/analysis/ModuleMode.h"
 #include "checks/analysis/ObjectPaths.h"
+#include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/TrainingSteps.h"
@@ -147,38 +147,64 @@ bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx,
   return Finder.Found;
 }
 
-/// Whether the expression around \p Forward writes \p Holder a copy of
-/// its value cut from the graph at that very store (`total +=
-/// model(x).sum().detach();`, `outs.push_back(model(x).detach());`): the
-/// form the growth checks' fix leaves, whose finding stood for the loop.
-static bool cutAtStore(const Expr *Forward, const ValueDecl *Holder,
-                       ASTContext &Ctx) {
-  const Expr *Top = Forward;
-  for (unsigned Depth = 0; Depth < 32; ++Depth) {
-    auto Parents = Ctx.getParents(*Top);
-    const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
-    if (!Parent)
-      break;
-    Top = Parent;
-  }
-  if (Top == Forward || !analysis::mentions(Top, Holder))
-    return false;
+/// What statements of \p Loop write a copy of \p Forward's value cut from
+/// the graph into, at that very store (`total += model(x).sum().detach();`,
+/// `outs.push_back(y.detach());` where \p WithHistory, the variables its
+/// history reaches, holds `y`): the form the growth checks' fix leaves,
+/// whose finding stood for the loop. The target of an assignment, or the
+/// object of a method call.
+static analysis::DeclSet cutStores(const Expr *Forward,
+                                   const analysis::DeclSet &WithHistory,
+                                   const Stmt *Loop, ASTContext &Ctx) {
   class Cuts : public analysis::StmtWalk {
   public:
-    explicit Cuts(const Expr *Forward) : Forward(Forward) {}
+    Cuts(const Expr *Forward, const analysis::DeclSet &WithHistory)
+        : Forward(Forward), WithHistory(WithHistory) {}
     const Expr *Forward;
-    bool Found = false;
+    const analysis::DeclSet &WithHistory;
+    llvm::SmallVector<const Expr *, 4> Found;
     bool visit(Stmt *S) override {
       const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
       const auto *Method = Call ? Call->getMethodDecl() : nullptr;
-      if (Method && Method->getIdentifier() && Method->getName() == "detach" &&
-          analysis::contains(Call->getImplicitObjectArgument(), Forward))
-        Found = true;
-      return !Found;
+      if (!Method || !Method->getIdentifier() || Method->getName() != "detach")
+        return true;
+      const Expr *Object = Call->getImplicitObjectArgument();
+      if (analysis::contains(Object, Forward) ||
+          llvm::any_of(WithHistory, [&](const ValueDecl *D) {
+            return analysis::mentions(Object, D);
+          }))
+        Found.push_back(Call);
+      return true;
     }
-  } Finder(Forward);
-  Finder.walk(Top);
-  return Finder.Found;
+  } Finder(Forward, WithHistory);
+  Finder.walk(Loop);
+  analysis::DeclSet Targets;
+  for (const Expr *Cut : Finder.Found) {
+    const Expr *Top = Cut;
+    for (unsigned Depth = 0; Depth < 32; ++Depth) {
+      auto Parents = Ctx.getParents(*Top);
+      const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+      if (!Parent)
+        break;
+      Top = Parent;
+    }
+    Top = Top->IgnoreImplicit(); // past the full expression's cleanups
+    const Expr *Target = nullptr;
+    if (const auto *Op = dyn_cast<BinaryOperator>(Top);
+        Op && Op->isAssignmentOp())
+      Target = Op->getLHS();
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Top);
+             Op && Op->isAssignmentOp() && Op->getNumArgs() == 2)
+      Target = Op->getArg(0);
+    else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Top);
+             Call && Call != Cut)
+      Target = Call->getImplicitObjectArgument();
+    if (const ValueDecl *D =
+            Target ? analysis::referencedDecl(Target->IgnoreParenImpCasts())
+                   : nullptr)
+      Targets.insert(D);
+  }
+  return Targets;
 }
 
 /// Whether \p Forward's value is kept from one iteration of the loop
@@ -192,14 +218,17 @@ static bool cutAtStore(const Expr *Forward, const ValueDecl *Holder,
 /// value(s).detach(); buffer.push_back({s, v});`) holds none: no growth
 /// check reports those, and the forward is evaluation code as any other.
 /// A member, which outlives the call as well, is taken as kept.
-bool keptAcrossIterations(const Expr *Forward, analysis::HistoryAnalysis &History,
-                          ASTContext &Ctx) {
+bool keptAcrossIterations(const Expr *Forward,
+                          analysis::HistoryAnalysis &History, ASTContext &Ctx) {
   const Stmt *Loop = analysis::innermostLoop(Forward, Ctx);
   if (!Loop)
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   analysis::DeclSet WithHistory = analysis::historyWrittenInto(Forward, Ctx);
-  return llvm::any_of(analysis::writtenInto(Forward, Ctx), [&](const ValueDecl *D) {
+  analysis::DeclSet CutInto = cutStores(Forward, WithHistory, Loop, Ctx);
+  analysis::DeclSet Holders = analysis::writtenInto(Forward, Ctx);
+  Holders.insert(CutInto.begin(), CutInto.end());
+  return llvm::any_of(Holders, [&](const ValueDecl *D) {
     if (!analysis::holdsTensorsOrFields(D->getType()) ||
         SM.isPointWithin(D->getLocation(), Loop->getBeginLoc(),
                          Loop->getEndLoc()))
@@ -207,7 +236,7 @@ bool keptAcrossIterations(const Expr *Forward, analysis::HistoryAnalysis &Histor
     const auto *Var = dyn_cast<VarDecl>(D);
     if (!Var || !Var->isLocalVarDecl())
       return true;
-    return (WithHistory.contains(D) || cutAtStore(Forward, D, Ctx)) &&
+    return (WithHistory.contains(D) || CutInto.contains(D)) &&
            !analysis::onlyReplacedIn(History, Var, Loop, Ctx);
   });
 }
@@ -369,7 +398,8 @@ static bool madeUpInput(
       return true;
     // Its initialiser, what is assigned to it, and what is added to it
     // (`inputs.push_back(x)`, `inputs.emplace_back(x)`).
-    bool MadeUp = madeUpInput(Var->getInit(), Body, Depth + 1, Seen, ParamMadeUp);
+    bool MadeUp =
+        madeUpInput(Var->getInit(), Body, Depth + 1, Seen, ParamMadeUp);
     class Writes : public analysis::StmtWalk {
     public:
       explicit Writes(const VarDecl *Var) : Var(Var) {}
@@ -422,7 +452,7 @@ static bool madeUpInput(
       return true;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       if (!madeUpInput(MC->getImplicitObjectArgument(), Body, Depth + 1, Seen,
-                         ParamMadeUp))
+                       ParamMadeUp))
         return false;
     for (const Expr *Arg : Call->arguments())
       if (!madeUpInput(Arg, Body, Depth + 1, Seen, ParamMadeUp))
@@ -473,8 +503,8 @@ static bool runsOnceFromMain(const FunctionDecl *Function,
 /// for it (madeUpInput, in the caller; a caller's own parameter asked of its
 /// callers in turn).
 static bool madeUpByCallers(const ParmVarDecl *Param,
-                            const analysis::CallSites &Callers,
-                            ASTContext &Ctx, unsigned Depth = 0) {
+                            const analysis::CallSites &Callers, ASTContext &Ctx,
+                            unsigned Depth = 0) {
   const auto *Function =
       dyn_cast_or_null<FunctionDecl>(Param->getDeclContext());
   auto Sites = Function ? Callers.of(Function) : std::nullopt;
@@ -501,7 +531,8 @@ static bool madeUpByCallers(const ParmVarDecl *Param,
 /// forward over the image it was given keeps its graph and activations as
 /// long as the output lives; a shape probe on `torch::zeros(...)` or a
 /// smoke test is left alone.
-static bool runsOnceOnData(const Expr *ForwardExpr, const FunctionDecl *Function,
+static bool runsOnceOnData(const Expr *ForwardExpr,
+                           const FunctionDecl *Function,
                            const analysis::CallSites &Callers,
                            const analysis::NameGuesses &Names,
                            ASTContext &Ctx) {
@@ -858,8 +889,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
                            Ctx)
           .At.isInvalid() &&
-      discarded() &&
-      !keptAcrossIterations(Forward, History, Ctx)) {
+      discarded() && !keptAcrossIterations(Forward, History, Ctx)) {
     // What a guard would cover: the function, or in one that trains, the
     // block around the forward when that block trains nothing.
     const Stmt *Body = Function->getBody();

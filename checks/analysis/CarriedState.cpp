@@ -248,7 +248,8 @@ private:
       return;
     }
     if (const auto *Op = dyn_cast<UnaryOperator>(Parent)) {
-      ChangedInPlace |= Op->getOpcode() == UO_AddrOf || Op->isIncrementDecrementOp();
+      ChangedInPlace |=
+          Op->getOpcode() == UO_AddrOf || Op->isIncrementDecrementOp();
       return;
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Parent)) {
@@ -271,9 +272,9 @@ private:
       // `v.push_back(t)`, `t.add_(u)`: a method that is not const, or
       // whose name says it works in place (a tensor's are all const).
       const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
-      ChangedInPlace |= !Method || !Method->isConst() ||
-                        (Method->getIdentifier() &&
-                         Method->getName().ends_with("_"));
+      ChangedInPlace |=
+          !Method || !Method->isConst() ||
+          (Method->getIdentifier() && Method->getName().ends_with("_"));
       return;
     }
     if (const auto *Call = dyn_cast<CallExpr>(Parent)) {
@@ -294,16 +295,17 @@ private:
   }
 
   static bool mutableReference(QualType T) {
-    return T->isLValueReferenceType() && !T->getPointeeType().isConstQualified();
+    return T->isLValueReferenceType() &&
+           !T->getPointeeType().isConstQualified();
   }
   /// Whether \p Used is an argument of \p Call bound to a reference that
   /// is not const (`std::tie(out, h) = ...`, `std::swap(a, b)`).
   static bool bindsMutableReference(const CallExpr *Call, const Expr *Used) {
     const auto *Callee = dyn_cast_or_null<FunctionDecl>(Call->getCalleeDecl());
-    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
-                             Callee && isa<CXXMethodDecl>(Callee)
-                         ? 1
-                         : 0;
+    unsigned Shift =
+        isa<CXXOperatorCallExpr>(Call) && Callee && isa<CXXMethodDecl>(Callee)
+            ? 1
+            : 0;
     for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
       if (Call->getArg(I) != Used)
         continue;

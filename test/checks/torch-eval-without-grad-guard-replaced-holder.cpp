@@ -73,6 +73,16 @@ float sum_detached(Net &net, const std::vector<torch::Tensor> &xs) {
   return total.item<float>();
 }
 
+std::vector<torch::Tensor> gather_detached(Net &net,
+                                           const std::vector<torch::Tensor> &xs) {
+  std::vector<torch::Tensor> outs;
+  for (const auto &x : xs) {
+    auto y = net->forward(x);
+    outs.push_back(y.detach());
+  }
+  return outs;
+}
+
 // Fed back: a recurrent state, the growth checks' too.
 float unroll(Net &net, torch::Tensor state, int steps) {
   for (int t = 0; t < steps; ++t)
@@ -86,5 +96,6 @@ void run(Net &net, Net &policy, torch::optim::SGD &opt,
   rollout(net, policy, 100);
   sum_losses(net, xs);
   sum_detached(net, xs);
+  gather_detached(net, xs);
   unroll(net, xs[0], 10);
 }

@@ -157,8 +157,8 @@ public:
       } else if (Probe == "probe_replaced") {
         const auto *Var = dyn_cast_or_null<VarDecl>(referencedDecl(Arg));
         llvm::outs() << "replaced="
-                     << (onlyReplacedIn(*History, Var,
-                                        innermostLoop(Call, Ctx), Ctx)
+                     << (onlyReplacedIn(*History, Var, innermostLoop(Call, Ctx),
+                                        Ctx)
                              ? "yes"
                              : "no")
                      << "\n";
@@ -246,11 +246,11 @@ int main(int argc, const char **argv) {
   Printer Print;
   MatchFinder Finder;
   Finder.addMatcher(
-      callExpr(callee(functionDecl(hasAnyName(
-                   "probe", "probe_sources", "probe_history", "probe_grad_leaf",
-                   "probe_outlives", "probe_new_slot",
-                   "probe_carried", "probe_eval", "probe_differentiated",
-                   "probe_discarded", "probe_replaced"))))
+      callExpr(
+          callee(functionDecl(hasAnyName(
+              "probe", "probe_sources", "probe_history", "probe_grad_leaf",
+              "probe_outlives", "probe_new_slot", "probe_carried", "probe_eval",
+              "probe_differentiated", "probe_discarded", "probe_replaced"))))
           .bind("probe"),
       &Print);
   Finder.addMatcher(
