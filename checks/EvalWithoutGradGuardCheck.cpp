@@ -224,9 +224,10 @@ bool keptAcrossIterations(const Expr *Forward,
   if (!Loop)
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
-  analysis::DeclSet WithHistory = analysis::historyWrittenInto(Forward, Ctx);
+  analysis::DeclSet WithHistory;
+  analysis::DeclSet Holders =
+      analysis::writtenInto(Forward, Ctx, &WithHistory);
   analysis::DeclSet CutInto = cutStores(Forward, WithHistory, Loop, Ctx);
-  analysis::DeclSet Holders = analysis::writtenInto(Forward, Ctx);
   Holders.insert(CutInto.begin(), CutInto.end());
   return llvm::any_of(Holders, [&](const ValueDecl *D) {
     if (!analysis::holdsTensorsOrFields(D->getType()) ||

@@ -837,21 +837,15 @@ bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
   return Result;
 }
 
-DeclSet writtenInto(const Expr *E, ASTContext &Ctx) {
+DeclSet writtenInto(const Expr *E, ASTContext &Ctx, DeclSet *WithHistory) {
   const FunctionDecl *Function = enclosingFunction(E, Ctx);
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body)
     return {};
-  return TensorSources(Body).historyFrom(heldBy(E, Ctx, /*ThroughCuts=*/true),
-                                         Ctx);
-}
-
-DeclSet historyWrittenInto(const Expr *E, ASTContext &Ctx) {
-  const FunctionDecl *Function = enclosingFunction(E, Ctx);
-  const Stmt *Body = Function ? Function->getBody() : nullptr;
-  if (!Body)
-    return {};
-  return TensorSources(Body).historyFrom(heldBy(E, Ctx), Ctx);
+  TensorSources Sources(Body);
+  if (WithHistory)
+    *WithHistory = Sources.historyFrom(heldBy(E, Ctx), Ctx);
+  return Sources.historyFrom(heldBy(E, Ctx, /*ThroughCuts=*/true), Ctx);
 }
 
 bool returnsHistoryOf(const Expr *E, const FunctionDecl *Function,
