@@ -32,7 +32,7 @@ static bool walksMemberAfter(const analysis::HistoryAnalysis::MemberWrite &Writt
     if (!analysis::retainsGraph(Backward, Ctx) &&
         SM.isBeforeInTranslationUnit(Written.At->getEndLoc(),
                                      Backward->getBeginLoc()) &&
-        analysis::walksGraphOf(Backward, Written.Field, Sources))
+        analysis::walksHistoryOf(Backward, Written.Field, Sources, Ctx))
       return true;
   return false;
 }
@@ -94,7 +94,7 @@ bool detachChangesGradients(const analysis::Lifetime &Life, const Stmt *Write,
   if (Life.Kind == analysis::Lifetime::Loop) {
     analysis::TensorSources Sources(Body);
     for (const CallExpr *Backward : analysis::backwardPassesIn(Body))
-      if (analysis::walksGraphOf(Backward, Life.Target, Sources))
+      if (analysis::walksHistoryOf(Backward, Life.Target, Sources, Ctx))
         return true;
     return false;
   }
@@ -102,8 +102,8 @@ bool detachChangesGradients(const analysis::Lifetime &Life, const Stmt *Write,
   for (Decl *D : analysis::userDecls(Ctx)) {
     for (const CallExpr *Backward : analysis::backwardPassesInDecl(D))
       if (const Stmt *Around = analysis::enclosingFunctionBody(Backward, Ctx))
-        if (analysis::walksGraphOf(Backward, Life.Target,
-                                   analysis::TensorSources(Around)))
+        if (analysis::walksHistoryOf(Backward, Life.Target,
+                                     analysis::TensorSources(Around), Ctx))
           return true;
   }
   return false;

@@ -142,14 +142,6 @@ bool trainsBesidesDifferentiableGradients(const Stmt *S, const ASTContext &Ctx) 
          });
 }
 
-bool walksGraphOf(const CallExpr *Backward, const ValueDecl *Target,
-                  const TensorSources &Sources) {
-  const Expr *Roots = backwardRoots(Backward);
-  if (!Roots || !Target)
-    return false;
-  return mentions(Roots, Target) || Sources.sourcesOf(Roots).contains(Target);
-}
-
 bool walksHistoryOf(const CallExpr *Backward, const ValueDecl *Target,
                     const TensorSources &Sources, const ASTContext &Ctx) {
   const Expr *Roots = backwardRoots(Backward);
@@ -158,7 +150,7 @@ bool walksHistoryOf(const CallExpr *Backward, const ValueDecl *Target,
   if (Sources.historySourcesOf(Roots, Ctx).contains(Target))
     return true;
   // Named in the roots but not a source TensorSources follows (a field of
-  // a struct of the user's): as walksGraphOf.
+  // a struct of the user's).
   return mentions(Roots, Target) && !Sources.sourcesOf(Roots).contains(Target);
 }
 

@@ -62,13 +62,9 @@ bool trainsBesidesDifferentiableGradients(const clang::Stmt *S,
                                           const clang::ASTContext &Ctx);
 
 /// Whether the backward pass \p Backward walks the graph of \p Target: its
-/// roots are \p Target or are computed from it.
-bool walksGraphOf(const clang::CallExpr *Backward,
-                  const clang::ValueDecl *Target, const TensorSources &Sources);
-
-/// walksGraphOf, following only what may carry autograd history: roots
-/// computed from \p Target only through a copy cut from the graph
-/// (`loss = ratio * old_log_probs.detach()`) do not walk its graph.
+/// roots are \p Target or take autograd history from it; roots computed
+/// from \p Target only through a copy cut from the graph (`loss = ratio *
+/// old_log_probs.detach()`) do not walk its graph.
 bool walksHistoryOf(const clang::CallExpr *Backward,
                     const clang::ValueDecl *Target,
                     const TensorSources &Sources,
