@@ -4,6 +4,7 @@
 
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TensorSources.h"
@@ -91,20 +92,29 @@ bool detachChangesGradients(const analysis::Lifetime &Life, const Stmt *Write,
         return true;
     return false;
   }
+  // What reaches each backward pass, read through the flow of its function
+  // (a holder replaced by its detached copy before the loss hands it none).
   if (Life.Kind == analysis::Lifetime::Loop) {
     analysis::TensorSources Sources(Body);
-    for (const CallExpr *Backward : analysis::backwardPassesIn(Body))
-      if (analysis::walksHistoryOf(Backward, Life.Target, Sources, Ctx))
+    for (const CallExpr *Backward : analysis::backwardPassesIn(Body)) {
+      analysis::FunctionFlow Flow(analysis::enclosingFunction(Backward, Ctx),
+                                  Ctx);
+      if (analysis::walksHistoryOf(Backward, Life.Target, Sources, Ctx, &Flow))
         return true;
+    }
     return false;
   }
   // A member, global or reference: any backward pass of the unit.
   for (Decl *D : analysis::userDecls(Ctx)) {
     for (const CallExpr *Backward : analysis::backwardPassesInDecl(D))
-      if (const Stmt *Around = analysis::enclosingFunctionBody(Backward, Ctx))
+      if (const Stmt *Around = analysis::enclosingFunctionBody(Backward, Ctx)) {
+        analysis::FunctionFlow Flow(analysis::enclosingFunction(Backward, Ctx),
+                                    Ctx);
         if (analysis::walksHistoryOf(Backward, Life.Target,
-                                     analysis::TensorSources(Around), Ctx))
+                                     analysis::TensorSources(Around), Ctx,
+                                     &Flow))
           return true;
+      }
   }
   return false;
 }

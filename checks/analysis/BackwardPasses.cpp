@@ -3,6 +3,7 @@
 #include "checks/analysis/BackwardPasses.h"
 
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/Names.h"
 #include "checks/analysis/SummaryData.h"
 #include "checks/analysis/LoopScope.h"
@@ -142,13 +143,81 @@ bool trainsBesidesDifferentiableGradients(const Stmt *S, const ASTContext &Ctx) 
          });
 }
 
+namespace {
+/// The variables and members an expression reads, leaving out what a value
+/// cut from the graph reads (`v.detach()`, `v.item()`).
+class HistoryReads : public StmtWalk {
+public:
+  explicit HistoryReads(const ASTContext &Ctx) : Ctx(Ctx) {}
+  llvm::SmallVector<const Expr *, 8> Reads;
+  bool enter(Stmt *S) override {
+    const auto *E = dyn_cast<Expr>(S);
+    return !E || !cutsHistory(E, Ctx);
+  }
+  bool visit(Stmt *S) override {
+    if (const auto *Member = dyn_cast<MemberExpr>(S);
+        Member && isa<FieldDecl>(Member->getMemberDecl()))
+      Reads.push_back(Member);
+    else if (const auto *Ref = dyn_cast<DeclRefExpr>(S);
+             Ref && isa<VarDecl, BindingDecl>(Ref->getDecl()))
+      Reads.push_back(Ref);
+    return true;
+  }
+
+private:
+  const ASTContext &Ctx;
+};
+
+/// Whether \p Roots, followed back through the function of \p Flow, read
+/// \p Target: a local of that function brings only what the definitions
+/// that reach its read stored (a later `v = v.detach();` cuts what `v` held
+/// before from every read after it); any other variable or member read,
+/// what \p Sources says it is computed from. What a value cut from the
+/// graph reads (`v.detach()`, `v.item()`) is not followed.
+bool rootsTakeHistory(const Expr *Roots, const ValueDecl *Target,
+                      const TensorSources &Sources, const FunctionFlow &Flow,
+                      const ASTContext &Ctx) {
+  const FunctionDecl *Function = Flow.function();
+  llvm::SmallPtrSet<const Expr *, 16> Seen;
+  llvm::SmallVector<const Expr *, 8> Work{Roots};
+  while (!Work.empty()) {
+    const Expr *Cur = Work.pop_back_val();
+    if (!Cur || !Seen.insert(Cur).second)
+      continue;
+    HistoryReads Reads(Ctx);
+    Reads.walk(const_cast<Expr *>(Cur));
+    for (const Expr *Read : Reads.Reads) {
+      const ValueDecl *D = referencedDecl(Read);
+      if (D == Target)
+        return true;
+      const auto *Var = dyn_cast_or_null<VarDecl>(D);
+      if (Var && isa<DeclRefExpr>(Read) && Var->hasLocalStorage() &&
+          !isa<ParmVarDecl>(Var) && Var->getDeclContext() == Function) {
+        for (const Definition &Def : Flow.reachingDefinitions(Var, Read))
+          Work.append(Def.Values.begin(), Def.Values.end());
+        continue;
+      }
+      if (D && Sources.historySourcesOf(Read, Ctx).contains(Target))
+        return true;
+    }
+  }
+  return false;
+}
+} // namespace
+
 bool walksHistoryOf(const CallExpr *Backward, const ValueDecl *Target,
-                    const TensorSources &Sources, const ASTContext &Ctx) {
+                    const TensorSources &Sources, const ASTContext &Ctx,
+                    const FunctionFlow *Flow) {
   const Expr *Roots = backwardRoots(Backward);
   if (!Roots || !Target)
     return false;
-  if (Sources.historySourcesOf(Roots, Ctx).contains(Target))
-    return true;
+  if (Sources.historySourcesOf(Roots, Ctx).contains(Target)) {
+    // Where the flow of the function is known: only what reaches the
+    // backward pass counts.
+    if (!Flow || !Flow->valid() || !Flow->function())
+      return true;
+    return rootsTakeHistory(Roots, Target, Sources, *Flow, Ctx);
+  }
   // Named in the roots but not a source TensorSources follows (a field of
   // a struct of the user's).
   return mentions(Roots, Target) && !Sources.sourcesOf(Roots).contains(Target);

@@ -20,6 +20,8 @@
 
 namespace torch_tidy::analysis {
 
+class FunctionFlow;
+
 class NameGuesses;
 class FunctionSummaries;
 
@@ -64,11 +66,16 @@ bool trainsBesidesDifferentiableGradients(const clang::Stmt *S,
 /// Whether the backward pass \p Backward walks the graph of \p Target: its
 /// roots are \p Target or take autograd history from it; roots computed
 /// from \p Target only through a copy cut from the graph (`loss = ratio *
-/// old_log_probs.detach()`) do not walk its graph.
+/// old_log_probs.detach()`) do not walk its graph. With \p Flow, the flow
+/// of the function the backward pass is in, a local read on the way brings
+/// only what the definitions reaching that read stored: `returns =
+/// torch::cat(stored); returns = returns.detach();` before the loss is
+/// built walks nothing of `stored`.
 bool walksHistoryOf(const clang::CallExpr *Backward,
                     const clang::ValueDecl *Target,
                     const TensorSources &Sources,
-                    const clang::ASTContext &Ctx);
+                    const clang::ASTContext &Ctx,
+                    const FunctionFlow *Flow = nullptr);
 
 /// Whether the backward pass \p Backward walks a graph that \p Value is
 /// part of: its roots are computed from a variable that \p Value names.

@@ -346,7 +346,7 @@ definitionWithin(const Stmt *S, const ValueDecl *Var, unsigned LambdaDepth) {
 }
 
 FunctionFlow::FunctionFlow(const FunctionDecl *Function, ASTContext &Ctx)
-    : Ctx(Ctx) {
+    : Ctx(Ctx), Function(Function) {
   if (!Function || !Function->hasBody())
     return;
   CFG::BuildOptions Options;

@@ -46,6 +46,8 @@ public:
 
   /// Whether a CFG could be built.
   bool valid() const { return Cfg != nullptr; }
+  /// The function whose flow this is.
+  const clang::FunctionDecl *function() const { return Function; }
 
   /// The definitions of \p Var that may reach the evaluation of \p Use.
   llvm::SmallVector<Definition, 4> reachingDefinitions(const clang::ValueDecl *Var,
@@ -97,6 +99,7 @@ private:
       llvm::SmallVectorImpl<Definition> &Result) const;
 
   clang::ASTContext &Ctx;
+  const clang::FunctionDecl *Function = nullptr;
   std::unique_ptr<clang::CFG> Cfg;
   llvm::DenseMap<const clang::Stmt *, std::pair<const clang::CFGBlock *, unsigned>>
       Position;

@@ -569,7 +569,7 @@ bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx,
   for (const CallExpr *Backward : backwardPassesIn(Body))
     if (After(Backward) &&
         walksHistoryOf(Backward, L.Target, lambdaSources(Backward, Sources, Ctx),
-                       Ctx) &&
+                       Ctx, History.flowAt(Backward)) &&
         Afresh())
       return true;
   const CallSites *Callers = History.callers();
@@ -1414,9 +1414,10 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
     for (const CallExpr *Backward : backwardPassesInDecl(D))
       if (const Stmt *Body = enclosingFunctionBody(Backward, Ctx))
         if (TensorSources Sources(Body);
-            walksHistoryOf(Backward, Held, Sources, Ctx))
-          Consumed |=
-              !L.Part || walksHistoryOf(Backward, L.Target, Sources, Ctx);
+            walksHistoryOf(Backward, Held, Sources, Ctx,
+                           History.flowAt(Backward)))
+          Consumed |= !L.Part || walksHistoryOf(Backward, L.Target, Sources,
+                                                Ctx, History.flowAt(Backward));
     if (Consumed && Reset)
       return true;
   }

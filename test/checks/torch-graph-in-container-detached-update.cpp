@@ -3,7 +3,10 @@
 // holds (REINFORCE over the stored log-probabilities). When the update reads
 // it only through a copy cut from the graph (`torch::cat(values).detach()`,
 // as PPO's advantages and old log-probabilities are), no backward pass walks
-// the stored graphs, and each is kept for nothing until the clear.
+// the stored graphs, and each is kept for nothing until the clear. Which
+// value a read sees is what reaches it: a holder replaced by its detached
+// copy before the loss (`targets = targets.detach();`) hands the loss none
+// of what it held.
 // RUN: %check_torch_tidy %s torch-graph-in-container %t
 
 #include <torch/torch.h>
@@ -91,3 +94,54 @@ struct Reinforce {
     episode.rewards.clear();
   }
 };
+
+// Returns computed over the rollout in the update itself, bootstrapped from
+// the critic, and cut by replacing their holder before the loss is built:
+// no epoch's backward pass walks the critic graphs stored, which stay alive
+// until the update returns.
+void update_with_bootstrap(torch::nn::Linear &critic, torch::nn::Linear &actor,
+                           torch::optim::Optimizer &optimizer,
+                           const std::vector<float> &rewards,
+                           const std::vector<torch::Tensor> &states) {
+  torch::Tensor running = torch::zeros({1});
+  std::vector<torch::Tensor> returns;
+  for (size_t i = 0; i < rewards.size(); ++i) {
+    if (i % 100 == 99)
+      running = critic(states[i]).squeeze(1);
+    running = rewards[i] + 0.99 * running;
+    returns.push_back(running);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'returns' outlives the iteration and each time a tensor that carries autograd history is stored in it, so each step's graph and saved activations stay reachable and memory grows with every step [torch-graph-in-container]
+    // CHECK-FIXES: returns.push_back(running.detach());
+  }
+  torch::Tensor targets = torch::cat(returns);
+  targets = targets.detach();
+  auto batch = torch::stack(states);
+  for (int epoch = 0; epoch < 4; ++epoch) {
+    auto loss = (actor(batch).sum(1) - targets).pow(2).mean();
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+  }
+}
+
+// The same returns detached only after the backward pass has walked them
+// (the critic learns through its own bootstrapped targets): quiet.
+void update_through_returns(torch::nn::Linear &critic,
+                            torch::optim::Optimizer &optimizer,
+                            const std::vector<float> &rewards,
+                            const std::vector<torch::Tensor> &states) {
+  torch::Tensor running = torch::zeros({1});
+  std::vector<torch::Tensor> returns;
+  for (size_t i = 0; i < rewards.size(); ++i) {
+    if (i % 100 == 99)
+      running = critic(states[i]).squeeze(1);
+    running = rewards[i] + 0.99 * running;
+    returns.push_back(running);
+  }
+  torch::Tensor targets = torch::cat(returns);
+  auto loss = (critic(torch::stack(states)).squeeze(1) - targets).pow(2).mean();
+  optimizer.zero_grad();
+  loss.backward();
+  optimizer.step();
+  targets = targets.detach();
+}
