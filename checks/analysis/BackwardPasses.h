@@ -21,9 +21,8 @@
 namespace torch_tidy::analysis {
 
 class FunctionFlow;
-
-class NameGuesses;
 class FunctionSummaries;
+class NameGuesses;
 
 /// Whether \p Call is `optimizer.step(...)` on a torch::optim::Optimizer.
 bool isOptimizerStep(const clang::CallExpr *Call);
