@@ -215,7 +215,7 @@ void GraphInContainerCheck::report(const Expr *Store,
   noteLifetime(*this, Life, Life.Target);
   noteKeepingCallSite(*this, Life, History);
   noteDiscardedResult(*this, Life, Store, History);
-  if (const Stmt *Reset = analysis::resetOf(Life, Store, Ctx, &History))
+  if (const Stmt *Reset = analysis::resetOf(Life, Store, Ctx))
     diag(Reset->getBeginLoc(),
          "'%0' is cleared here, which bounds the growth, but every graph "
          "stored before it stays alive until then",

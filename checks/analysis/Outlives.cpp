@@ -1220,14 +1220,13 @@ const Expr *pickedForResult(const Lifetime &L, const Stmt *At, ASTContext &Ctx) 
 /// Whether \p L's target is a member of a module that the method of \p At
 /// carries from one call to the next, and that another method resets.
 static bool isResetModuleState(const Lifetime &L, const Stmt *At,
-                               ASTContext &Ctx, HistoryAnalysis &History) {
+                               ASTContext &Ctx) {
   const auto *Field = dyn_cast_or_null<FieldDecl>(L.Target);
   const auto *Method =
       Field ? dyn_cast_or_null<CXXMethodDecl>(enclosingFunction(At, Ctx))
             : nullptr;
   return Method && Method->getParent() == Field->getParent() &&
-         isModuleClass(Method->getParent()) &&
-         resetOf(L, At, Ctx, &History);
+         isModuleClass(Method->getParent()) && resetOf(L, At, Ctx);
 }
 
 std::optional<DiscardedResult> stateKeptForNothing(const Lifetime &L,
@@ -1239,7 +1238,7 @@ std::optional<DiscardedResult> stateKeptForNothing(const Lifetime &L,
   // the calls in view (the unit's, and those the summaries describe) all
   // read only numbers from what the method returns: then nothing walks the
   // chain, and it grows until the reset for nothing.
-  if (!isResetModuleState(L, At, Ctx, History))
+  if (!isResetModuleState(L, At, Ctx))
     return std::nullopt;
   const auto *Method = cast<CXXMethodDecl>(enclosingFunction(At, Ctx));
   DiscardedResult Witness;
@@ -1296,26 +1295,7 @@ const CallExpr *keepingCallSite(const Lifetime &L, ASTContext &Ctx,
   return nullptr;
 }
 
-/// Whether \p S may run: always, unless \p History's summaries describe
-/// a program in which no unit calls or names the function \p S is written
-/// in (this unit's calls as History's call sites say).
-static bool mayRun(const Stmt *S, ASTContext &Ctx, HistoryAnalysis *History) {
-  const FunctionDecl *Function = enclosingFunction(S, Ctx);
-  const FunctionSummaries *Summaries =
-      History ? History->options().Summaries.get() : nullptr;
-  if (!Summaries || !Function)
-    return true;
-  if (const CallSites *Callers = History->callers()) {
-    auto Sites = Callers->of(Function);
-    if (!Sites || !Sites->empty())
-      return true;
-  }
-  auto [Key, Name] = FunctionSummaries::caller(Function);
-  return Summaries->runs(Key, Name);
-}
-
-const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
-                    HistoryAnalysis *History) {
+const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   if (!L.Target)
     return nullptr;
   if (L.Kind == Lifetime::Loop) {
@@ -1327,14 +1307,12 @@ const Stmt *resetOf(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
     }
     return nullptr;
   }
-  // Setting the first value in a constructor is no reset, nor is a reset
-  // the program never runs.
+  // Setting the first value in a constructor is no reset.
   for (Decl *D : userDecls(Ctx)) {
     ResetFinder Resets(L.Target);
     Resets.walkDecl(D);
     for (const Stmt *Reset : Resets.Resets)
-      if (!isa_and_nonnull<CXXConstructorDecl>(enclosingFunction(Reset, Ctx)) &&
-          mayRun(Reset, Ctx, History))
+      if (!isa_and_nonnull<CXXConstructorDecl>(enclosingFunction(Reset, Ctx)))
         return Reset;
   }
   return nullptr;
@@ -1389,8 +1367,7 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
            buildsFunctionResult(L, At, Ctx, History);
   // A module's state carried from one call of its method to the next,
   // which the module can reset: bounded unless the calls in view drop it.
-  if (isResetModuleState(L, At, Ctx, History) &&
-      !stateKeptForNothing(L, At, Ctx, History))
+  if (isResetModuleState(L, At, Ctx) && !stateKeptForNothing(L, At, Ctx, History))
     return true;
   // A member or global: somewhere in this file a backward pass walks it and
   // something clears or replaces it. Written through a field of its own,
@@ -1398,17 +1375,16 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
   // the write names it (or the whole object replaced).
   const ValueDecl *Held = L.Part ? L.Part : L.Target;
   bool Consumed = false, Reset = false;
-  auto Runs = [&](const Stmt *S) { return mayRun(S, Ctx, &History); };
   for (Decl *D : userDecls(Ctx)) {
     ResetFinder Resets(L.Target);
     Resets.walkDecl(D);
-    Reset |= llvm::any_of(Resets.Resets, Runs);
+    Reset |= !Resets.Resets.empty();
     if (L.Part) {
       ResetFinder PartResets(L.Part);
       PartResets.walkDecl(D);
       Reset |= llvm::any_of(PartResets.Resets, [&](const Stmt *S) {
         const Expr *Object = resetObject(S);
-        return Object && objectPath(Object) == L.PartPath && Runs(S);
+        return Object && objectPath(Object) == L.PartPath;
       });
     }
     for (const CallExpr *Backward : backwardPassesInDecl(D))

@@ -139,13 +139,9 @@ const clang::CallExpr *keepingCallSite(const Lifetime &L, clang::ASTContext &Ctx
 /// A statement that clears or replaces \p L's target with a value that
 /// does not come from it (`clear()`, `reset()`, `t = fresh`): in the
 /// function for a local, anywhere in the unit otherwise; nullptr if none.
-/// Such a target is bounded, though what it holds lives until then. With
-/// \p History's summaries of a program, a reset in a function that neither
-/// this unit nor any other calls or names (FunctionSummaries::runs) bounds
-/// nothing and is not one.
+/// Such a target is bounded, though what it holds lives until then.
 const clang::Stmt *resetOf(const Lifetime &L, const clang::Stmt *At,
-                           clang::ASTContext &Ctx,
-                           HistoryAnalysis *History = nullptr);
+                           clang::ASTContext &Ctx);
 
 } // namespace torch_tidy::analysis
 
