@@ -203,7 +203,7 @@ void GraphAccumulationCheck::report(const Expr *Write,
   Kept K = Recurrent ? Kept::Activations : keptBy(Parts, Life, Write, History);
   if (K == Kept::GraphNodes && !NodeOnly.reported())
     return;
-  bool NoFix = detachChangesGradients(Life, Write, Recurrent, Ctx);
+  bool NoFix = detachChangesGradients(Life, Write, Recurrent, History);
   std::string Name = Target->getNameAsString();
   {
     auto Diag =

@@ -189,7 +189,7 @@ void GraphInContainerCheck::report(const Expr *Store,
   // value would change what it returns.
   const Expr *Picked = analysis::pickedForResult(Life, Store, Ctx);
   bool NoFix = Picked ||
-               detachChangesGradients(Life, Store, /*Recurrent=*/false, Ctx);
+               detachChangesGradients(Life, Store, /*Recurrent=*/false, History);
   std::string Name = Life.name();
   {
     auto Diag =

@@ -4,7 +4,6 @@
 
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
-#include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TensorSources.h"
@@ -76,7 +75,8 @@ Kept keptBy(llvm::ArrayRef<const Expr *> Values, const analysis::Lifetime &Life,
 }
 
 bool detachChangesGradients(const analysis::Lifetime &Life, const Stmt *Write,
-                            bool Recurrent, ASTContext &Ctx) {
+                            bool Recurrent, analysis::HistoryAnalysis &History) {
+  ASTContext &Ctx = History.context();
   // The function whose loop repeats the write (a lambda's caller, when the
   // write is in a lambda that the loop calls).
   const Stmt *Body = analysis::enclosingFunctionBody(
@@ -93,28 +93,24 @@ bool detachChangesGradients(const analysis::Lifetime &Life, const Stmt *Write,
     return false;
   }
   // What reaches each backward pass, read through the flow of its function
-  // (a holder replaced by its detached copy before the loss hands it none).
+  // (a holder replaced by its detached copy before the loss hands it none;
+  // History keeps one flow per function).
   if (Life.Kind == analysis::Lifetime::Loop) {
     analysis::TensorSources Sources(Body);
-    for (const CallExpr *Backward : analysis::backwardPassesIn(Body)) {
-      analysis::FunctionFlow Flow(analysis::enclosingFunction(Backward, Ctx),
-                                  Ctx);
-      if (analysis::walksHistoryOf(Backward, Life.Target, Sources, Ctx, &Flow))
+    for (const CallExpr *Backward : analysis::backwardPassesIn(Body))
+      if (analysis::walksHistoryOf(Backward, Life.Target, Sources, Ctx,
+                                   History.flowAt(Backward)))
         return true;
-    }
     return false;
   }
   // A member, global or reference: any backward pass of the unit.
   for (Decl *D : analysis::userDecls(Ctx)) {
     for (const CallExpr *Backward : analysis::backwardPassesInDecl(D))
-      if (const Stmt *Around = analysis::enclosingFunctionBody(Backward, Ctx)) {
-        analysis::FunctionFlow Flow(analysis::enclosingFunction(Backward, Ctx),
-                                    Ctx);
+      if (const Stmt *Around = analysis::enclosingFunctionBody(Backward, Ctx))
         if (analysis::walksHistoryOf(Backward, Life.Target,
                                      analysis::TensorSources(Around), Ctx,
-                                     &Flow))
+                                     History.flowAt(Backward)))
           return true;
-      }
   }
   return false;
 }

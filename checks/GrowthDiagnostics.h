@@ -37,7 +37,7 @@ Kept keptBy(llvm::ArrayRef<const clang::Expr *> Values,
 /// the previous iterations alive on purpose (retain_graph).
 bool detachChangesGradients(const analysis::Lifetime &Life,
                             const clang::Stmt *Write, bool Recurrent,
-                            clang::ASTContext &Ctx);
+                            analysis::HistoryAnalysis &History);
 
 /// How node-only findings are reported: `warning` (the default), `remark`
 /// (a lower severity, out of `--warnings-as-errors` gates; SARIF level
