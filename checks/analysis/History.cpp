@@ -636,9 +636,10 @@ Carries HistoryAnalysis::returnedBy(const FunctionDecl *Def, int Element) {
   Carries Result = Carries::none();
   if (!Def || !Def->hasBody())
     return Carries::unknown();
+  // A guard over the return statement records nothing new, but a value
+  // computed before it keeps its graph: each value is read as it was made.
   for (const Expr *Value : returnedValues(Def->getBody()))
-    if (!guarded(Value))
-      Result |= of(Value, Element);
+    Result |= of(Value, Element);
   return Result;
 }
 
@@ -925,7 +926,9 @@ Carries HistoryAnalysis::ofDefinition(const Definition &Def, bool IsTensor,
         Result |= ofCall(cast<CallExpr>(Value), WholeValue);
       continue;
     }
-    if (guarded(Value))
+    // Under a guard an in-place op on a tensor records nothing; a store or
+    // a copy of a value keeps whatever graph the value was built with.
+    if (IsTensor && Def.Kind == Definition::Update && guarded(Value))
       continue;
     int Part = Def.Element >= 0 ? elementPath(Def.Element, Element)
                : Def.Field >= 0

@@ -158,8 +158,9 @@ public:
   const FunctionFlow *flowOf(const clang::FunctionDecl *FD);
 
   /// What function \p Def returns (its element \p Element of a tuple or
-  /// pair, or -1 for the whole value), over every return statement that no
-  /// guard covers.
+  /// pair, or -1 for the whole value), over every return statement, each
+  /// value read as it was computed (a guard over the statement does not take
+  /// away the graph of a value built before it).
   Carries returnedBy(const clang::FunctionDecl *Def, int Element);
 
 private:

@@ -135,6 +135,25 @@ void guards(torch::nn::Linear &model, const torch::Tensor &x) {
   probe_history(model(x));
 }
 
+// A guard records nothing new; a value built before it keeps its graph.
+void built_before_guard(torch::nn::Linear &model, const torch::Tensor &x) {
+  auto value = model(x);
+  torch::Tensor kept, copied;
+  std::vector<torch::Tensor> stored;
+  {
+    torch::NoGradGuard no_grad;
+    kept = value;
+    copied = value.clone();
+    stored.push_back(value);
+  }
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(stored);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(kept);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(copied);
+}
+
 torch::Tensor guarded_helper(torch::nn::Linear &model, const torch::Tensor &x) {
   return model(x);
 }

@@ -31,6 +31,14 @@ void calls(torch::nn::Linear &model, DetectionLoss &criterion, const torch::Tens
   probe_history(guarded_penalty(out, x));
   // CHECK: [[@LINE-1]]:3: history=no
   // OPAQUE: [[@LINE-2]]:3: history=yes
+  // Returned under a guard: what was drawn under it carries nothing, what
+  // was computed before it keeps its graph.
+  probe_history(std::get<0>(sample_and_value(out)));
+  // CHECK: [[@LINE-1]]:3: history=no
+  // OPAQUE: [[@LINE-2]]:3: history=yes
+  probe_history(std::get<1>(sample_and_value(out)));
+  // CHECK: [[@LINE-1]]:3: history=yes
+  // OPAQUE: [[@LINE-2]]:3: history=yes
   // Handed history, it returns history; handed none, none.
   probe_history(squared_error(out, x));
   // CHECK: [[@LINE-1]]:3: history=yes

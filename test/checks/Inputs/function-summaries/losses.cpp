@@ -47,3 +47,11 @@ void StepState::step(torch::nn::Linear &model, const torch::Tensor &x) {
 void StepState::step_detached(torch::nn::Linear &model, const torch::Tensor &x) {
   clean_ = model(x).sum().detach();
 }
+
+std::tuple<torch::Tensor, torch::Tensor> sample_and_value(const torch::Tensor &pred) {
+  auto value = pred.sum();
+  torch::NoGradGuard no_grad;
+  auto sample = pred.softmax(0).multinomial(1);
+  // The guard records nothing new; value keeps the graph it was built with.
+  return std::make_tuple(sample, value);
+}

@@ -13,6 +13,8 @@ TORCH_MODULE(DetectionLoss);
 std::tuple<torch::Tensor, torch::Tensor> loss_and_log(const torch::Tensor &pred,
                                                       const torch::Tensor &target);
 torch::Tensor guarded_penalty(const torch::Tensor &pred, const torch::Tensor &target);
+// A value computed before a guard, returned beside a sample drawn under it.
+std::tuple<torch::Tensor, torch::Tensor> sample_and_value(const torch::Tensor &pred);
 torch::Tensor squared_error(const torch::Tensor &pred, const torch::Tensor &target);
 torch::Tensor with_model(torch::nn::Linear &model, const torch::Tensor &x);
 
