@@ -371,14 +371,20 @@ bool runsRepeatedly(const Stmt *At, const FunctionDecl *Function,
   return Repeats;
 }
 
+static bool madeUpByHelper(
+    const CallExpr *Call, const FunctionDecl *Callee, const Stmt *Body,
+    unsigned Depth, llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
+    llvm::function_ref<bool(const ParmVarDecl *)> ParamMadeUp);
+
 /// Whether \p E, a forward's input, is made up in its function: computed,
 /// through its locals, only from tensors the function creates itself
 /// (`torch::zeros({1, 3, 224, 224})`, `torch::randn(...)`, literals), as a
-/// shape probe's or a smoke test's input is. A parameter, a member, a
-/// global, or what a function of the user's or of another library returns
-/// (`cv::imread`, a dataset's constructor) is data from outside.
-/// A parameter is data from outside unless \p ParamMadeUp says that every
-/// call passes made-up input for it.
+/// shape probe's or a smoke test's input is, or returned by a helper of the
+/// program whose body, in view, makes it up so (madeUpByHelper). A
+/// parameter, a member, a global, or what a function of another library
+/// or a function out of view returns (`cv::imread`, a dataset's
+/// constructor) is data from outside. A parameter is data from outside
+/// unless \p ParamMadeUp says that every call passes made-up input for it.
 static bool madeUpInput(
     const Expr *E, const Stmt *Body, unsigned Depth,
     llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
@@ -388,7 +394,12 @@ static bool madeUpInput(
     return true;
   E = E->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    // `auto [x, y] = load_pair(path);`: what the whole was initialised with.
+    const ValueDecl *D = Ref->getDecl();
+    if (const auto *Binding = dyn_cast<BindingDecl>(D))
+      if (const ValueDecl *Whole = Binding->getDecomposedDecl())
+        D = Whole;
+    const auto *Var = dyn_cast<VarDecl>(D);
     if (!Var)
       return true; // a function, an enumerator
     if (const auto *Param = dyn_cast<ParmVarDecl>(Var))
@@ -441,8 +452,10 @@ static bool madeUpInput(
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !analysis::isLibraryFunction(Callee))
+    if (!Callee)
       return false;
+    if (!analysis::isLibraryFunction(Callee))
+      return madeUpByHelper(Call, Callee, Body, Depth, Seen, ParamMadeUp);
     // A tensor made from sizes and numbers; `torch::tensor(values)` and
     // `torch::from_blob(data, ...)` are made from what they are given.
     if (analysis::isTorchFunction(Callee) && Callee->getIdentifier() &&
@@ -470,6 +483,36 @@ static bool madeUpInput(
       if (!madeUpInput(ChildExpr, Body, Depth + 1, Seen, ParamMadeUp))
         return false;
   return true;
+}
+
+/// Whether \p Call, a call of \p Callee (a function of the program, not of
+/// a library), returns made-up input: its body is in view, it runs no
+/// override the unit cannot see, and each value it returns is made up in
+/// that body (madeUpInput there), its parameters by what \p Call, in
+/// \p Body, passes for them (`make_inputs()` returning
+/// `torch::tensor({{0.43, 0.15}, ...})`, `probe(4)` returning
+/// `torch::randn({n, 3})`). Followed through three helpers at most.
+static bool madeUpByHelper(
+    const CallExpr *Call, const FunctionDecl *Callee, const Stmt *Body,
+    unsigned Depth, llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
+    llvm::function_ref<bool(const ParmVarDecl *)> ParamMadeUp) {
+  const FunctionDecl *Def = Callee->getDefinition();
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (!Def || !Def->hasBody() || Depth > 12 || analysis::mayBeOverridden(Method))
+    return false;
+  auto Returned = analysis::returnedValues(Def->getBody());
+  if (Returned.empty())
+    return false;
+  auto Passed = [&](const ParmVarDecl *Param) {
+    if (Param->getDeclContext() != Def)
+      return false;
+    const Expr *Arg =
+        analysis::argumentFor(Call, Param->getFunctionScopeIndex(), true);
+    return Arg && madeUpInput(Arg, Body, Depth + 4, Seen, ParamMadeUp);
+  };
+  return llvm::all_of(Returned, [&](const Expr *Value) {
+    return madeUpInput(Value, Def->getBody(), Depth + 4, Seen, Passed);
+  });
 }
 
 /// Whether \p Function runs once per run of the program, from its `main`:

@@ -1,0 +1,82 @@
+// RUN: %check_torch_tidy %s torch-eval-without-grad-guard %t
+
+// A forward run once from main on input that a helper of the program makes
+// up (its body, in view, returns tensors built from literals or sizes) is a
+// demo or a shape probe, as one on `torch::zeros` in main itself is: left
+// alone. A helper that returns what it reads, what it is handed from
+// outside, or whose body is out of view gives data from outside:
+// inference, reported (torch-eval-without-grad-guard-once-on-data.cpp).
+
+#include <torch/torch.h>
+#include <string>
+#include <utility>
+
+void show(double value);
+
+struct TinyNetImpl : torch::nn::Module {
+  TinyNetImpl() : fc(register_module("fc", torch::nn::Linear(3, 2))) {}
+  torch::Tensor forward(const torch::Tensor &x) { return fc->forward(x); }
+  torch::nn::Linear fc;
+};
+TORCH_MODULE(TinyNet);
+
+torch::Tensor make_inputs() {
+  return torch::tensor({{0.43, 0.15, 0.89}, {0.55, 0.87, 0.66}});
+}
+
+std::pair<torch::Tensor, torch::Tensor> make_batch(int rows) {
+  auto first = torch::tensor({{0.1, 0.2, 0.3}});
+  auto rest = torch::randn({rows, 3});
+  return {first, rest};
+}
+
+torch::Tensor scaled(const torch::Tensor &x, double by) { return x * by; }
+
+// Out of view: whatever it returns comes from outside.
+torch::Tensor read_features(const std::string &path);
+std::pair<torch::Tensor, torch::Tensor> read_pair(const std::string &path);
+
+torch::Tensor loaded(const std::string &path) { return read_features(path); }
+
+torch::Tensor g_cache;
+torch::Tensor cached() { return g_cache; }
+
+void demo_literals(TinyNet &net) {
+  show(net->forward(make_inputs()).sum().item<double>());
+  auto [head, tail] = make_batch(4);
+  show(net->forward(tail).sum().item<double>());
+  show(net->forward(scaled(make_inputs(), 2.0)).sum().item<double>());
+}
+
+void run_on_file(TinyNet &net, const std::string &path) {
+  // CHECK-FIXES: void run_on_file(TinyNet &net, const std::string &path) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  show(net->forward(loaded(path)).sum().item<double>());
+  // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers or detached
+  // CHECK-MESSAGES: :[[@LINE-2]]:8: note: its result is only read as numbers or detached and dropped in 'run_on_file': nothing differentiates it
+  // CHECK-MESSAGES: :[[@LINE-3]]:8: note: 'run_on_file' runs it on data from outside, not on a tensor it makes up for a probe: it is inference, and a guard costs nothing
+}
+
+void run_on_cache(TinyNet &net) {
+  show(net->forward(scaled(cached(), 0.5)).sum().item<double>());
+  // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: the model runs forward once
+  // CHECK-MESSAGES: :[[@LINE-2]]:8: note: its result is only read
+  // CHECK-MESSAGES: :[[@LINE-3]]:8: note: 'run_on_cache' runs it on data from outside
+}
+
+void run_on_pair(TinyNet &net, const std::string &path) {
+  auto [features, labels] = read_pair(path);
+  show(net->forward(features).sum().item<double>());
+  // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: the model runs forward once
+  // CHECK-MESSAGES: :[[@LINE-2]]:8: note: its result is only read
+  // CHECK-MESSAGES: :[[@LINE-3]]:8: note: 'run_on_pair' runs it on data from outside
+}
+
+int main(int argc, char **argv) {
+  TinyNet net;
+  demo_literals(net);
+  run_on_file(net, argv[1]);
+  run_on_cache(net);
+  run_on_pair(net, argv[1]);
+  return 0;
+}
