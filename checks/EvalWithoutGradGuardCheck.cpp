@@ -409,7 +409,10 @@ static bool madeUpInput(
     if (!Seen.insert(Var).second)
       return true;
     // Its initialiser, what is assigned to it, and what is added to it
-    // (`inputs.push_back(x)`, `inputs.emplace_back(x)`).
+    // (`inputs.push_back(x)`, `inputs.emplace_back(x)`). Handed to a
+    // function that may fill it (`load_img(image, input)` taking a
+    // non-const reference or its address), it holds what that function
+    // puts there: data from outside.
     bool MadeUp =
         madeUpInput(Var->getInit(), Body, Depth + 1, Seen, ParamMadeUp);
     class Writes : public analysis::StmtWalk {
@@ -417,7 +420,16 @@ static bool madeUpInput(
       explicit Writes(const VarDecl *Var) : Var(Var) {}
       const VarDecl *Var;
       llvm::SmallVector<const Expr *, 4> Values;
+      bool FilledByCall = false;
       bool visit(Stmt *S) override {
+        if (const auto *Call = dyn_cast<CallExpr>(S);
+            Call && !isa<CXXOperatorCallExpr>(Call))
+          if (const FunctionDecl *Callee = Call->getDirectCallee())
+            for (unsigned I = 0, N = std::min<unsigned>(Call->getNumArgs(),
+                                                         Callee->getNumParams());
+                 I < N; ++I)
+              if (fills(Callee->getParamDecl(I)->getType(), Call->getArg(I)))
+                FilledByCall = true;
         if (const auto *Op = dyn_cast<BinaryOperator>(S);
             Op && Op->isAssignmentOp() && names(Op->getLHS()))
           Values.push_back(Op->getRHS());
@@ -438,8 +450,20 @@ static bool madeUpInput(
             E ? E->IgnoreParenImpCasts() : nullptr);
         return Ref && Ref->getDecl() == Var;
       }
+      /// Whether \p Arg hands the variable to a parameter of type \p Param
+      /// that can write it: a non-const reference to it, or its address.
+      bool fills(QualType Param, const Expr *Arg) const {
+        if (Param->isLValueReferenceType())
+          return !Param.getNonReferenceType().isConstQualified() && names(Arg);
+        const auto *Address = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
+        return Param->isPointerType() &&
+               !Param->getPointeeType().isConstQualified() && Address &&
+               Address->getOpcode() == UO_AddrOf && names(Address->getSubExpr());
+      }
     } W(Var);
     W.walk(const_cast<Stmt *>(Body));
+    if (W.FilledByCall)
+      return false;
     for (const Expr *Value : W.Values)
       MadeUp = MadeUp && madeUpInput(Value, Body, Depth + 1, Seen, ParamMadeUp);
     return MadeUp;

@@ -37,6 +37,8 @@ torch::Tensor read_features(const std::string &path);
 std::pair<torch::Tensor, torch::Tensor> read_pair(const std::string &path);
 
 torch::Tensor loaded(const std::string &path) { return read_features(path); }
+// Fills what it is handed by reference.
+void load_into(const std::string &path, torch::Tensor &out);
 
 torch::Tensor g_cache;
 torch::Tensor cached() { return g_cache; }
@@ -72,11 +74,23 @@ void run_on_pair(TinyNet &net, const std::string &path) {
   // CHECK-MESSAGES: :[[@LINE-3]]:8: note: 'run_on_pair' runs it on data from outside
 }
 
+// A local filled by a function it is handed to by reference holds what
+// that function puts there.
+void run_on_filled(TinyNet &net, const std::string &path) {
+  torch::Tensor input;
+  load_into(path, input);
+  show(net->forward(input).sum().item<double>());
+  // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: the model runs forward once
+  // CHECK-MESSAGES: :[[@LINE-2]]:8: note: its result is only read
+  // CHECK-MESSAGES: :[[@LINE-3]]:8: note: 'run_on_filled' runs it on data from outside
+}
+
 int main(int argc, char **argv) {
   TinyNet net;
   demo_literals(net);
   run_on_file(net, argv[1]);
   run_on_cache(net);
   run_on_pair(net, argv[1]);
+  run_on_filled(net, argv[1]);
   return 0;
 }
