@@ -404,8 +404,11 @@ static bool madeUpInput(
       return true; // a function, an enumerator
     if (const auto *Param = dyn_cast<ParmVarDecl>(Var))
       return ParamMadeUp(Param);
+    // A global is data from outside, unless it is a constant that holds
+    // no tensors (`torch::kCUDA`, `torch::kFloat32`, a configured size).
     if (!Var->hasLocalStorage())
-      return false;
+      return Var->getType().isConstQualified() &&
+             !analysis::holdsTensorsOrFields(Var->getType());
     if (!Seen.insert(Var).second)
       return true;
     // Its initialiser, what is assigned to it, and what is added to it

@@ -43,8 +43,15 @@ void load_into(const std::string &path, torch::Tensor &out);
 torch::Tensor g_cache;
 torch::Tensor cached() { return g_cache; }
 
+// A constant of the program, or of LibTorch (`torch::kCPU`), is no data.
+const int64_t kRows = 4;
+
 void demo_literals(TinyNet &net) {
   show(net->forward(make_inputs()).sum().item<double>());
+  torch::Device device = torch::kCPU;
+  auto moved = make_inputs().to(device);
+  show(net->forward(moved).sum().item<double>());
+  show(net->forward(torch::randn({kRows, 3})).sum().item<double>());
   auto [head, tail] = make_batch(4);
   show(net->forward(tail).sum().item<double>());
   show(net->forward(scaled(make_inputs(), 2.0)).sum().item<double>());
