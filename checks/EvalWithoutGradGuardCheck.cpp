@@ -425,9 +425,13 @@ static bool madeUpInput(
       llvm::SmallVector<const Expr *, 4> Values;
       bool FilledByCall = false;
       bool visit(Stmt *S) override {
+        // The standard library's forwarding calls (`emplace_back(x)`) take
+        // a non-const reference without writing through it.
         if (const auto *Call = dyn_cast<CallExpr>(S);
             Call && !isa<CXXOperatorCallExpr>(Call))
-          if (const FunctionDecl *Callee = Call->getDirectCallee())
+          if (const FunctionDecl *Callee = Call->getDirectCallee();
+              Callee && !(analysis::isLibraryFunction(Callee) &&
+                          !analysis::isTorchFunction(Callee)))
             for (unsigned I = 0, N = std::min<unsigned>(Call->getNumArgs(),
                                                          Callee->getNumParams());
                  I < N; ++I)
@@ -518,7 +522,8 @@ static bool madeUpInput(
 /// that body (madeUpInput there), its parameters by what \p Call, in
 /// \p Body, passes for them (`make_inputs()` returning
 /// `torch::tensor({{0.43, 0.15}, ...})`, `probe(4)` returning
-/// `torch::randn({n, 3})`). Followed through three helpers at most.
+/// `torch::randn({n, 3})`). Followed a few helpers deep (each counts four
+/// steps of \p Depth).
 static bool madeUpByHelper(
     const CallExpr *Call, const FunctionDecl *Callee, const Stmt *Body,
     unsigned Depth, llvm::SmallPtrSetImpl<const VarDecl *> &Seen,

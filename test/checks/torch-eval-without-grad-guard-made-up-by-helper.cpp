@@ -10,6 +10,7 @@
 #include <torch/torch.h>
 #include <string>
 #include <utility>
+#include <vector>
 
 void show(double value);
 
@@ -52,6 +53,11 @@ void demo_literals(TinyNet &net) {
   auto moved = make_inputs().to(device);
   show(net->forward(moved).sum().item<double>());
   show(net->forward(torch::randn({kRows, 3})).sum().item<double>());
+  // Handed to the standard library's forwarding call, it is not written.
+  auto probe = torch::zeros({2, 3});
+  std::vector<torch::Tensor> batch;
+  batch.emplace_back(probe);
+  show(net->forward(probe).sum().item<double>());
   auto [head, tail] = make_batch(4);
   show(net->forward(tail).sum().item<double>());
   show(net->forward(scaled(make_inputs(), 2.0)).sum().item<double>());
