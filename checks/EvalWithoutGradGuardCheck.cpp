@@ -461,10 +461,9 @@ static bool madeUpInput(
       /// that can write it: a non-const reference to it, or its address.
       bool fills(QualType Param, const Expr *Arg) const {
         if (Param->isLValueReferenceType())
-          return !Param.getNonReferenceType().isConstQualified() && names(Arg);
+          return analysis::isMutableReference(Param) && names(Arg);
         const auto *Address = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
-        return Param->isPointerType() &&
-               !Param->getPointeeType().isConstQualified() && Address &&
+        return analysis::isMutablePointer(Param) && Address &&
                Address->getOpcode() == UO_AddrOf && names(Address->getSubExpr());
       }
     } W(Var);
@@ -956,7 +955,10 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.Function = Function;
       C.HeldThrough = Loop;
     }
-  if (!ByContext && !C.HeldThrough &&
+  // Evidence comes before a guess: a function that is evaluation code by
+  // its name alone is asked about its use too, and when that use says it
+  // is evaluation code, the finding rests on it instead of on the name.
+  if (!C.EvalCall && !C.GuardedStarter && !C.HeldThrough &&
       !isTestBody(Function, Names, Facts.callers(Ctx)) &&
       (runsRepeatedly(Forward, Function, Facts.callers(Ctx), Names, Ctx,
                       C.RepeatsUnseen) ||
@@ -990,6 +992,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.DroppedElsewhereAt = ElsewhereAt;
       C.KeptReadAt = ReadAt;
       C.Block = Block;
+      C.NamedBy = nullptr;
       for (const ValueDecl *D : Holders)
         if (const auto *Field = dyn_cast<FieldDecl>(D);
             Field && (!C.KeptIn || SM.isBeforeInTranslationUnit(
@@ -998,6 +1001,8 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
           C.KeptIn = Field;
     }
   }
+  if (!C.ByUse)
+    C.OnceOnData = false;
   if (!ByContext && !C.ByUse && !C.HeldThrough)
     return;
   // A unit test that runs the model once keeps nothing past the test; so

@@ -285,7 +285,7 @@ private:
       for (unsigned I = 0; I < Construct->getNumArgs(); ++I)
         if (Construct->getArg(I) == Used &&
             I < Construct->getConstructor()->getNumParams())
-          ChangedInPlace |= mutableReference(
+          ChangedInPlace |= isMutableReference(
               Construct->getConstructor()->getParamDecl(I)->getType());
       return;
     }
@@ -294,10 +294,6 @@ private:
       ChangedInPlace = true;
   }
 
-  static bool mutableReference(QualType T) {
-    return T->isLValueReferenceType() &&
-           !T->getPointeeType().isConstQualified();
-  }
   /// Whether \p Used is an argument of \p Call bound to a reference that
   /// is not const (`std::tie(out, h) = ...`, `std::swap(a, b)`).
   static bool bindsMutableReference(const CallExpr *Call, const Expr *Used) {
@@ -317,7 +313,7 @@ private:
       if (Param >= Callee->getNumParams())
         return Callee->isVariadic();
       QualType T = Callee->getParamDecl(Param)->getType();
-      if (mutableReference(T) || T->isRValueReferenceType())
+      if (isMutableReference(T) || T->isRValueReferenceType())
         return true;
     }
     return false;

@@ -584,9 +584,7 @@ static bool isOutParameter(const ValueDecl *D, const FunctionDecl *Function) {
   if (!Param || Param->getDeclContext() != Function)
     return false;
   QualType T = Param->getType();
-  return T->isLValueReferenceType() &&
-         !T.getNonReferenceType().isConstQualified() &&
-         holdsTensorsOrFields(T.getNonReferenceType());
+  return isMutableReference(T) && holdsTensorsOrFields(T.getNonReferenceType());
 }
 
 namespace {

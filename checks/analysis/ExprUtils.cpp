@@ -293,4 +293,13 @@ std::optional<unsigned> stdGetIndex(const FunctionDecl *FD) {
   return static_cast<unsigned>(Args->get(0).getAsIntegral().getZExtValue());
 }
 
+bool isMutableReference(QualType T) {
+  return T->isLValueReferenceType() &&
+         !T.getNonReferenceType().isConstQualified();
+}
+
+bool isMutablePointer(QualType T) {
+  return T->isPointerType() && !T->getPointeeType().isConstQualified();
+}
+
 } // namespace torch_tidy::analysis

@@ -98,6 +98,13 @@ const clang::Expr *argumentFor(const clang::CallExpr *Call, unsigned Index,
 /// `std::get<N>(t)`: N, when \p FD is that function.
 std::optional<unsigned> stdGetIndex(const clang::FunctionDecl *FD);
 
+/// Whether a parameter or variable of type \p T lets its holder write
+/// what it is bound to: an lvalue reference to something not const.
+bool isMutableReference(clang::QualType T);
+
+/// Whether \p T points to something not const.
+bool isMutablePointer(clang::QualType T);
+
 } // namespace torch_tidy::analysis
 
 #endif

@@ -69,7 +69,7 @@ static std::optional<Definition> outputArgumentAt(const CallExpr *Call,
   for (unsigned I = 0, N = FD->getNumParams(); I < N && I < Call->getNumArgs();
        ++I) {
     QualType T = FD->getParamDecl(I)->getType();
-    if (!T->isLValueReferenceType() || T->getPointeeType().isConstQualified() ||
+    if (!isMutableReference(T) ||
         !isTensorType(T.getNonReferenceType()))
       continue;
     const Expr *Arg = Call->getArg(I);

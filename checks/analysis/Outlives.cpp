@@ -357,8 +357,7 @@ std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
     return std::nullopt;
   if (isa<ParmVarDecl>(Var)) {
     QualType T = Var->getType();
-    if ((T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified()) ||
-        (T->isPointerType() && !T->getPointeeType().isConstQualified()))
+    if (isMutableReference(T) || isMutablePointer(T))
       return Lifetime{Lifetime::Call, D, Loop};
   }
   const SourceManager &SM = Ctx.getSourceManager();

@@ -19,12 +19,23 @@ struct Actor {
     return net->forward(state).softmax(-1);
   }
 
-  // The name, and the result read as numbers in view.
+  // The name, and the result read as numbers in view: the use is the
+  // evidence the finding rests on.
   double predict(const torch::Tensor &state) {
     return net->forward(state).max().item<double>();
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+    // CHECK-MESSAGES: :[[@LINE-2]]:12: note: its result is only read as numbers or detached and dropped in 'predict'
     // CHECK-FIXES: double predict(const torch::Tensor &state) {
     // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  }
+
+  // The name, and a caller in view that keeps the result, differentiating
+  // nothing: use does not say it is dropped, so the name is what says
+  // evaluation, and the note says so.
+  torch::Tensor evaluate(const torch::Tensor &state) {
+    return net->forward(state);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+    // CHECK-MESSAGES: :[[@LINE-3]]:17: note: 'evaluate' is evaluation code by its name (option EvalFunctions)
   }
 
   // The mode switch is evidence, whatever code out of view does.
@@ -42,4 +53,6 @@ void step(Actor &actor, const torch::Tensor &state) {
   learnFrom(actor.get_action(state));
   learnFrom(actor.act(state));
   show(actor.predict(state));
+  static std::vector<torch::Tensor> scores;
+  scores.push_back(actor.evaluate(state));
 }

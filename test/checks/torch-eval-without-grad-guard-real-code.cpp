@@ -754,7 +754,7 @@ public:
   int64_t act(const torch::Tensor &state) {
     auto action = actor_->forward(state).argmax().item<int64_t>();
     // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
-    // CHECK-MESSAGES: :[[@LINE-3]]:11: note: 'act' is evaluation code by its name (option EvalFunctions)
+    // CHECK-MESSAGES: :[[@LINE-2]]:19: note: its result is only read as numbers or detached and dropped in 'act'
     // CHECK-FIXES: int64_t act(const torch::Tensor &state) {
     // CHECK-FIXES-NEXT: auto action = actor_->forward(state).argmax().item<int64_t>();
     seen_.push_back(state);

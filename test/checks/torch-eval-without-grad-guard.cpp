@@ -449,7 +449,7 @@ struct AcerAgent {
   float PredictAction(const torch::Tensor &state) {
     auto probs = net->Forward(state);
     // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the model runs forward in evaluation code
-    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'PredictAction' is evaluation code by its name
+    // CHECK-MESSAGES: :[[@LINE-2]]:18: note: its result is only read as numbers or detached and dropped in 'PredictAction'
     return probs.multinomial(1).item<float>();
   }
 };
