@@ -735,8 +735,8 @@ void EvalWithoutGradGuardCheck::onStartOfTranslationUnit() {
 /// A helper method of a model that returns what a forward pass of its own
 /// computes (`Critic_Forward(x) { return critic->forward(x); }`, an
 /// `Actor_Forward` that adds a softmax), and does nothing else that this
-/// check reads: it trains nothing, switches no mode, and is not evaluation
-/// code by its name. Such a method is the model's forward by another name:
+/// check reads: it trains nothing, switches no mode, and, when no call of
+/// it is in view, is not evaluation code by its name. Such a method is the model's forward by another name:
 /// its caller decides, and its calls are forward passes, judged where they
 /// are made (as a call of a model's method whose body is out of view is).
 bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
@@ -755,7 +755,12 @@ bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
       !analysis::isModuleClass(MD->getParent()) || !Def || !Def->hasBody() ||
       Ctx.getSourceManager().isInSystemHeader(
           Ctx.getSourceManager().getExpansionLoc(Def->getLocation())) ||
-      Names.namesEvaluation(Def) || trains(Def->getBody(), Ctx))
+      trains(Def->getBody(), Ctx))
+    return false;
+  // A name that says evaluation is a guess, asked only when no call of the
+  // method is in view: calls in view are evidence, and they decide.
+  if (Names.namesEvaluation(Def) && callersUnseen(Def, Facts.callers(Ctx)) &&
+      !Facts.callers(Ctx).calledElsewhere(Def))
     return false;
   // A call named `eval` or `train` switches a mode.
   class ModeSwitch : public analysis::StmtWalk {
@@ -1108,6 +1113,10 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
   bool Inference = GuardType == "InferenceMode";
   std::string Guard = Inference ? "c10::InferenceMode" : "torch::NoGradGuard";
   UnnamedGuard Temporary;
+  // The notes on the forward sit where its warning does: at the macro's
+  // expansion when the forward is written in a macro's argument.
+  SourceLocation NoteAt =
+      Ctx.getSourceManager().getExpansionLoc(F.Forward->getBeginLoc());
   {
     auto Diag =
         C.Thread
@@ -1247,7 +1256,7 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          DiagnosticIDs::Note)
         << C.NamedBy->getName();
   else if (C.ByUse && C.KeptIn && !C.KeptReadAt.empty())
-    diag(F.Forward->getBeginLoc(),
+    diag(NoteAt,
          "its result is only read as numbers or detached in '%0' and kept in "
          "'%1', whose reads differentiate nothing, here or in other files as "
          "the project's function summaries say (the first at %2)",
@@ -1255,7 +1264,7 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
         << C.Function->getNameAsString() << C.KeptIn->getName()
         << C.KeptReadAt;
   else if (C.ByUse && C.KeptIn)
-    diag(F.Forward->getBeginLoc(),
+    diag(NoteAt,
          "its result is only read as numbers or detached in '%0' and kept in '%1', a "
          "private member that only its class reads%select{| (the callers of "
          "the methods that return what is computed from it drop that)}2: "
@@ -1264,14 +1273,14 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
         << C.Function->getNameAsString() << C.KeptIn->getName()
         << C.DroppedByCallers;
   else if (C.ByUse)
-    diag(F.Forward->getBeginLoc(),
+    diag(NoteAt,
          "its result is only read as numbers or detached and dropped in '%0'%select{|"
          " and in the callers it is handed back to (returned, or written "
          "into an out-parameter)}1: nothing differentiates it",
          DiagnosticIDs::Note)
         << C.Function->getNameAsString() << C.DroppedByCallers;
   else if (C.HeldThrough) {
-    diag(F.Forward->getBeginLoc(),
+    diag(NoteAt,
          "its result is only read as numbers or detached, but '%0' keeps its graph alive "
          "%select{while the model runs again and again after it|through the "
          "training that follows}2, until '%1' returns; run it under a guard "
@@ -1289,20 +1298,20 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          "'%0' starts the thread while a guard is active", DiagnosticIDs::Note)
         << C.Function->getNameAsString();
   if (C.ByUse && C.OnceOnData)
-    diag(F.Forward->getBeginLoc(),
+    diag(NoteAt,
          "'%0' runs it on data from outside, not on a tensor it makes up "
          "for a probe: it is inference, and a guard costs nothing",
          DiagnosticIDs::Note)
         << C.Function->getNameAsString();
   if (C.ByUse && !C.DroppedElsewhereAt.empty())
-    diag(F.Forward->getBeginLoc(),
+    diag(NoteAt,
          "callers in other files do not differentiate what is returned to "
          "them, as the project's function summaries say (the first at %0)",
          DiagnosticIDs::Note)
         << C.DroppedElsewhereAt;
   // What the finding assumes about code out of view.
   if (analysis::isForwardCallOutOfView(F.Forward, HistoryOpts.names()))
-    diag(F.Forward->getBeginLoc(),
+    diag(NoteAt,
          "this is a method of the model with no body in view, taken for its "
          "forward pass",
          DiagnosticIDs::Note);
@@ -1318,7 +1327,7 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          DiagnosticIDs::Note)
         << C.RepeatsUnseen->getNameAsString();
   if (C.OpaqueTakenNotToDifferentiate)
-    diag(F.Forward->getBeginLoc(),
+    diag(NoteAt,
          "code with no body in view gets its result and is taken not to "
          "differentiate it (the project's function summaries would say for "
          "sure)",
