@@ -692,6 +692,63 @@ const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// For \p Forward, in no loop of \p Function: the last statement before it
+/// that trains (a backward pass or an optimizer step, here or in a function
+/// of the unit it calls; a switch back to training), when nothing after it
+/// in the function trains. Null when nothing before it trains, when
+/// something after it does, or when the forward's own statement does.
+const Stmt *trainedBefore(const Expr *Forward, const FunctionDecl *Function,
+                          ASTContext &Ctx) {
+  auto Trains = [&](const Stmt *S) {
+    return trains(S, Ctx) || analysis::trainsThroughCalls(S, Ctx) ||
+           analysis::updatesParametersThroughCalls(S, Ctx);
+  };
+  const Stmt *Body = Function->getBody();
+  const Stmt *At = statementOf(Forward, Ctx);
+  if (!At || Trains(At))
+    return nullptr;
+  const Stmt *Last = nullptr;
+  // Outwards, block by block, to the function's body.
+  for (unsigned Depth = 0; At && Depth < 16; ++Depth) {
+    auto Parents = Ctx.getParents(*At);
+    const auto *Block =
+        Parents.empty() ? nullptr : Parents[0].get<CompoundStmt>();
+    if (!Block)
+      return nullptr;
+    const auto *It = llvm::find(Block->body(), At);
+    if (It == Block->body_end())
+      return nullptr;
+    for (const Stmt *After : llvm::make_range(std::next(It), Block->body_end()))
+      if (Trains(After))
+        return nullptr;
+    if (!Last)
+      for (const Stmt *Before : llvm::make_range(Block->body_begin(), It))
+        if (Trains(Before))
+          Last = Before;
+    if (Block == Body)
+      return Last;
+    // The statement that holds this block (an if, a plain block); a loop
+    // would run the forward again, and a lambda is another function.
+    const Stmt *Holder = nullptr;
+    for (auto Up = Ctx.getParents(*Block); !Up.empty();
+         Up = Ctx.getParents(Up[0])) {
+      if (const auto *S = Up[0].get<Stmt>()) {
+        if (isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt, LambdaExpr>(S))
+          return nullptr;
+        auto Grand = Ctx.getParents(*S);
+        if (!Grand.empty() && Grand[0].get<CompoundStmt>()) {
+          Holder = S;
+          break;
+        }
+      } else {
+        return nullptr;
+      }
+    }
+    At = Holder;
+  }
+  return nullptr;
+}
+
 /// The lambda expression whose call operator is \p Function, if any.
 const LambdaExpr *lambdaOf(const FunctionDecl *Function, ASTContext &Ctx) {
   const auto *MD = dyn_cast<CXXMethodDecl>(Function);
@@ -1008,7 +1065,25 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   }
   if (!C.ByUse)
     C.OnceOnData = false;
-  if (!ByContext && !C.ByUse && !C.HeldThrough)
+  // Evaluation after training: in a function that trains, a forward run
+  // once after the last statement that trains, with nothing after it that
+  // trains, whose result is only read (a sample drawn from the trained
+  // generator, a prediction printed at the end of main): it evaluates what
+  // was trained, on whatever input.
+  if (!ByContext && !C.ByUse && !C.HeldThrough &&
+      !isTestBody(Function, Names, Facts.callers(Ctx)) &&
+      !isTestFunction(Function, Names, Facts.callers(Ctx)) &&
+      !analysis::innermostLoop(Forward, Ctx))
+    if (const Stmt *Trained = trainedBefore(Forward, Function, Ctx);
+        Trained && temporaryGuardBefore(
+                       dyn_cast<CompoundStmt>(Function->getBody()), Forward,
+                       Ctx)
+                       .At.isInvalid() &&
+        discarded()) {
+      C.Function = Function;
+      C.TrainedBefore = Trained;
+    }
+  if (!ByContext && !C.ByUse && !C.HeldThrough && !C.TrainedBefore)
     return;
   // A unit test that runs the model once keeps nothing past the test; so
   // does a hand-written test function, unless it puts the model in
@@ -1127,7 +1202,7 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
                    "the code that starts the thread does not apply, and every "
                    "call records an autograd graph and keeps its activations "
                    "alive as long as the outputs")
-        : C.HeldThrough || C.OnceOnData
+        : C.HeldThrough || C.OnceOnData || C.TrainedBefore
             ? diag(F.Forward->getBeginLoc(),
                    "the model runs forward once with no torch::NoGradGuard or "
                    "c10::InferenceMode and its result is only read as numbers or detached, "
@@ -1172,6 +1247,11 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
       }
       if (!TrainsAfter)
         Fix = fixits::insertLineAfter(EvalStmt, Declaration, Ctx);
+    } else if (C.TrainedBefore) {
+      // Nothing after it trains: a guard from here to the end of the
+      // function covers evaluation only.
+      if (const Stmt *At = statementOf(F.Forward, Ctx))
+        Fix = fixits::insertLineBefore(At, Declaration, Ctx);
     } else if (C.HeldThrough) {
       // A guard here would stop the training that follows from recording:
       // no fix.
@@ -1250,6 +1330,13 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
           << ByName << (Method ? Method->getNameAsString() : std::string());
     }
   }
+  else if (C.TrainedBefore)
+    diag(C.TrainedBefore->getBeginLoc(),
+         "'%0' trains here, before it, and nothing after it trains: it "
+         "evaluates what was trained, and its result is only read as numbers "
+         "or detached",
+         DiagnosticIDs::Note)
+        << C.Function->getNameAsString();
   else if (C.NamedBy)
     diag(C.NamedBy->getLocation(),
          "'%0' is evaluation code by its name (option EvalFunctions)",
