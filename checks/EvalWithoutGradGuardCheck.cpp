@@ -376,6 +376,74 @@ static bool madeUpByHelper(
     unsigned Depth, llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
     llvm::function_ref<bool(const ParmVarDecl *)> ParamMadeUp);
 
+/// Whether \p Callee may write what its parameter \p Index is bound to (a
+/// non-const reference or pointer): its body is out of view, or it assigns
+/// to the parameter or through it (`x = ...`, `x[i] = ...`), calls an
+/// in-place method on it (`x.copy_(...)`, `x.slice(0, 0, 1).fill_(0)`) or
+/// a method that is not const on an object that holds no tensor handle
+/// (`v.push_back(t)`), takes its address, or hands it on to a function
+/// that may write it in turn. A forward that takes its input by non-const
+/// reference and only reads it (`torch::Tensor forward(torch::Tensor &x)`)
+/// writes nothing.
+static bool mayWriteParameter(const FunctionDecl *Callee, unsigned Index,
+                              unsigned Depth = 0) {
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || Index >= Def->getNumParams() || Depth > 3)
+    return true;
+  const ParmVarDecl *Param = Def->getParamDecl(Index);
+  class Writes : public analysis::StmtWalk {
+  public:
+    Writes(const ParmVarDecl *Param, unsigned Depth)
+        : Param(Param), Depth(Depth) {}
+    const ParmVarDecl *Param;
+    unsigned Depth;
+    bool Found = false;
+    bool visit(Stmt *S) override {
+      if (const auto *Op = dyn_cast<BinaryOperator>(S))
+        Found |= Op->isAssignmentOp() && analysis::mentions(Op->getLHS(), Param);
+      else if (const auto *Op = dyn_cast<UnaryOperator>(S))
+        Found |= (Op->getOpcode() == UO_AddrOf ||
+                  Op->isIncrementDecrementOp()) &&
+                 analysis::mentions(Op->getSubExpr(), Param);
+      else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+        Found |= Op->isAssignmentOp() && Op->getNumArgs() > 0 &&
+                 analysis::mentions(Op->getArg(0), Param);
+      if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
+        const CXXMethodDecl *Method = Call->getMethodDecl();
+        const Expr *Object = Call->getImplicitObjectArgument();
+        if (Method && Object && analysis::mentions(Object, Param))
+          Found |= (Method->getIdentifier() &&
+                    Method->getName().ends_with("_")) ||
+                   (!Method->isConst() &&
+                    !analysis::isTensorType(Object->getType()));
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Next = Call->getDirectCallee();
+        unsigned Shift = isa<CXXOperatorCallExpr>(Call) && Next &&
+                                 isa<CXXMethodDecl>(Next)
+                             ? 1
+                             : 0;
+        for (unsigned I = Shift; I < Call->getNumArgs() && !Found; ++I) {
+          const auto *Ref = dyn_cast<DeclRefExpr>(
+              Call->getArg(I)->IgnoreParenImpCasts());
+          if (!Ref || Ref->getDecl() != Param)
+            continue;
+          if (!Next || I - Shift >= Next->getNumParams()) {
+            Found = !Next;
+            continue;
+          }
+          QualType T = Next->getParamDecl(I - Shift)->getType();
+          if (analysis::isMutableReference(T) || analysis::isMutablePointer(T))
+            Found = mayWriteParameter(Next, I - Shift, Depth + 1);
+        }
+      }
+      return !Found;
+    }
+  } W(Param, Depth);
+  W.walk(Def->getBody());
+  return W.Found;
+}
+
 /// Whether \p E, a forward's input, is made up in its function: computed,
 /// through its locals, only from tensors the function creates itself
 /// (`torch::zeros({1, 3, 224, 224})`, `torch::randn(...)`, literals), as a
@@ -435,7 +503,8 @@ static bool madeUpInput(
             for (unsigned I = 0, N = std::min<unsigned>(Call->getNumArgs(),
                                                          Callee->getNumParams());
                  I < N; ++I)
-              if (fills(Callee->getParamDecl(I)->getType(), Call->getArg(I)))
+              if (fills(Callee->getParamDecl(I)->getType(), Call->getArg(I)) &&
+                  mayWriteParameter(Callee, I))
                 FilledByCall = true;
         if (const auto *Op = dyn_cast<BinaryOperator>(S);
             Op && Op->isAssignmentOp() && names(Op->getLHS()))
@@ -809,16 +878,27 @@ bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
   const FunctionDecl *Def = MD->getDefinition();
   if (!MD->getIdentifier() || isa<CXXConstructorDecl>(MD) || MD->isStatic() ||
       Names.namesForward(MD->getName()) ||
-      !analysis::isModuleClass(MD->getParent()) || !Def || !Def->hasBody() ||
+      MD->getParent()->isLambda() || !Def || !Def->hasBody() ||
       Ctx.getSourceManager().isInSystemHeader(
           Ctx.getSourceManager().getExpansionLoc(Def->getLocation())) ||
       trains(Def->getBody(), Ctx))
     return false;
   // A name that says evaluation is a guess, asked only when no call of the
   // method is in view: calls in view are evidence, and they decide.
-  if (Names.namesEvaluation(Def) && callersUnseen(Def, Facts.callers(Ctx)) &&
-      !Facts.callers(Ctx).calledElsewhere(Def))
-    return false;
+  // A call of a method it overrides (`model->predict(x)` through the base
+  // class whose `predict` it implements) is a call of it.
+  if (Names.namesEvaluation(Def)) {
+    llvm::SmallVector<const CXXMethodDecl *, 4> Work{MD};
+    bool Called = false;
+    for (unsigned I = 0; I < Work.size() && I < 16 && !Called; ++I) {
+      Called = !callersUnseen(Work[I], Facts.callers(Ctx)) ||
+               Facts.callers(Ctx).calledElsewhere(Work[I]);
+      for (const CXXMethodDecl *Base : Work[I]->overridden_methods())
+        Work.push_back(Base->getCanonicalDecl());
+    }
+    if (!Called)
+      return false;
+  }
   // A call named `eval` or `train` switches a mode.
   class ModeSwitch : public analysis::StmtWalk {
   public:
@@ -945,10 +1025,10 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // Inside a module's own forward (or a helper that returns what it
   // computes), the model's caller decides.
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Function))
-    if (analysis::isModuleClass(MD->getParent()) &&
-        (!MD->getIdentifier() ||
-         HistoryOpts.names().namesForward(MD->getName()) ||
-         isForwardWrapper(MD, Ctx)))
+    if ((analysis::isModuleClass(MD->getParent()) &&
+         (!MD->getIdentifier() ||
+          HistoryOpts.names().namesForward(MD->getName()))) ||
+        isForwardWrapper(MD, Ctx))
       return;
   analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
   // A method of the model out of view is a forward pass only by

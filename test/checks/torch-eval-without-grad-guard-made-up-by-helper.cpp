@@ -40,6 +40,10 @@ std::pair<torch::Tensor, torch::Tensor> read_pair(const std::string &path);
 torch::Tensor loaded(const std::string &path) { return read_features(path); }
 // Fills what it is handed by reference.
 void load_into(const std::string &path, torch::Tensor &out);
+// Takes its input by non-const reference, and only reads it.
+torch::Tensor doubled(torch::Tensor &x) { return x * 2; }
+// Writes through its reference, in place.
+void normalise(torch::Tensor &x) { x.sub_(x.mean()); }
 
 torch::Tensor g_cache;
 torch::Tensor cached() { return g_cache; }
@@ -58,6 +62,10 @@ void demo_literals(TinyNet &net) {
   std::vector<torch::Tensor> batch;
   batch.emplace_back(probe);
   show(net->forward(probe).sum().item<double>());
+  // Handed to a helper of the program whose body only reads it.
+  auto read_only = torch::ones({2, 3});
+  show(doubled(read_only).sum().item<double>());
+  show(net->forward(read_only).sum().item<double>());
   auto [head, tail] = make_batch(4);
   show(net->forward(tail).sum().item<double>());
   show(net->forward(scaled(make_inputs(), 2.0)).sum().item<double>());
@@ -98,6 +106,18 @@ void run_on_filled(TinyNet &net, const std::string &path) {
   // CHECK-MESSAGES: :[[@LINE-3]]:8: note: 'run_on_filled' runs it on data from outside
 }
 
+// Written through its reference by a helper of the program (in place, from
+// what it holds), it is taken to hold what the helper puts there: data
+// from outside, as for a function out of view.
+void run_on_written(TinyNet &net) {
+  auto centred = torch::rand({2, 3});
+  normalise(centred);
+  show(net->forward(centred).sum().item<double>());
+  // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: the model runs forward once
+  // CHECK-MESSAGES: :[[@LINE-2]]:8: note: its result is only read
+  // CHECK-MESSAGES: :[[@LINE-3]]:8: note: 'run_on_written' runs it on data from outside
+}
+
 int main(int argc, char **argv) {
   TinyNet net;
   demo_literals(net);
@@ -105,5 +125,6 @@ int main(int argc, char **argv) {
   run_on_cache(net);
   run_on_pair(net, argv[1]);
   run_on_filled(net, argv[1]);
+  run_on_written(net);
   return 0;
 }
