@@ -387,6 +387,20 @@ static bool madeUpByHelper(
 /// writes nothing.
 static bool mayWriteParameter(const FunctionDecl *Callee, unsigned Index,
                               unsigned Depth = 0) {
+  // LibTorch's and the standard library's functions write what they are
+  // handed only in place, by their names (`torch::nn::init::zeros_(w)`);
+  // a forward that passes its argument on (`Sequential::forward(x)`,
+  // deduced as a non-const reference) does not.
+  auto InStd = [](const FunctionDecl *FD) {
+    for (const DeclContext *DC = FD->getEnclosingNamespaceContext();
+         DC && !DC->isTranslationUnit(); DC = DC->getParent())
+      if (DC->isStdNamespace())
+        return true;
+    return false;
+  };
+  if (Callee && analysis::isLibraryFunction(Callee) &&
+      (analysis::isTorchFunction(Callee) || InStd(Callee)))
+    return Callee->getIdentifier() && Callee->getName().ends_with("_");
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
   if (!Def || !Def->hasBody() || Index >= Def->getNumParams() || Depth > 3)
     return true;
@@ -433,8 +447,9 @@ static bool mayWriteParameter(const FunctionDecl *Callee, unsigned Index,
             continue;
           }
           QualType T = Next->getParamDecl(I - Shift)->getType();
-          if (analysis::isMutableReference(T) || analysis::isMutablePointer(T))
-            Found = mayWriteParameter(Next, I - Shift, Depth + 1);
+          if (!analysis::isMutableReference(T) && !analysis::isMutablePointer(T))
+            continue;
+          Found = mayWriteParameter(Next, I - Shift, Depth + 1);
         }
       }
       return !Found;
@@ -493,13 +508,13 @@ static bool madeUpInput(
       llvm::SmallVector<const Expr *, 4> Values;
       bool FilledByCall = false;
       bool visit(Stmt *S) override {
-        // The standard library's forwarding calls (`emplace_back(x)`) take
-        // a non-const reference without writing through it.
+        // Whether the callee writes through what it takes is asked of it
+        // (mayWriteParameter): the standard library's forwarding calls
+        // (`emplace_back(x)`) and a forward that only reads its argument
+        // take a non-const reference without writing through it.
         if (const auto *Call = dyn_cast<CallExpr>(S);
             Call && !isa<CXXOperatorCallExpr>(Call))
-          if (const FunctionDecl *Callee = Call->getDirectCallee();
-              Callee && !(analysis::isLibraryFunction(Callee) &&
-                          !analysis::isTorchFunction(Callee)))
+          if (const FunctionDecl *Callee = Call->getDirectCallee())
             for (unsigned I = 0, N = std::min<unsigned>(Call->getNumArgs(),
                                                          Callee->getNumParams());
                  I < N; ++I)
@@ -878,7 +893,7 @@ bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
   const FunctionDecl *Def = MD->getDefinition();
   if (!MD->getIdentifier() || isa<CXXConstructorDecl>(MD) || MD->isStatic() ||
       Names.namesForward(MD->getName()) ||
-      MD->getParent()->isLambda() || !Def || !Def->hasBody() ||
+      !analysis::isModuleClass(MD->getParent()) || !Def || !Def->hasBody() ||
       Ctx.getSourceManager().isInSystemHeader(
           Ctx.getSourceManager().getExpansionLoc(Def->getLocation())) ||
       trains(Def->getBody(), Ctx))
@@ -1025,10 +1040,10 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // Inside a module's own forward (or a helper that returns what it
   // computes), the model's caller decides.
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Function))
-    if ((analysis::isModuleClass(MD->getParent()) &&
-         (!MD->getIdentifier() ||
-          HistoryOpts.names().namesForward(MD->getName()))) ||
-        isForwardWrapper(MD, Ctx))
+    if (analysis::isModuleClass(MD->getParent()) &&
+        (!MD->getIdentifier() ||
+         HistoryOpts.names().namesForward(MD->getName()) ||
+         isForwardWrapper(MD, Ctx)))
       return;
   analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
   // A method of the model out of view is a forward pass only by

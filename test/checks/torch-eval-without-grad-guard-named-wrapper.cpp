@@ -8,9 +8,6 @@
 // step may differentiate through.
 
 #include <torch/torch.h>
-#include <tuple>
-
-void show(double value);
 
 struct ActorImpl : torch::nn::Module {
   torch::nn::Linear fc{3, 8}, mean{8, 1};
@@ -55,34 +52,6 @@ struct Critic : torch::nn::Module {
   double evaluate_value(const torch::Tensor &state) {
     return v->forward(state).item<double>();
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
-  }
-};
-
-// A class that is no module but holds one, with a method that returns what
-// the module computes: its callers decide too. The test pass of its own
-// training loop, a block that trains nothing, is evaluation code.
-struct AutoEncoder {
-  torch::nn::Linear enc{4, 2}, dec{2, 4};
-  std::tuple<torch::Tensor, torch::Tensor> ae_forward(const torch::Tensor &x) {
-    auto code = enc->forward(x);
-    return {dec->forward(code), code};
-  }
-  void train(const torch::Tensor &data, const torch::Tensor &test_data,
-             int epochs) {
-    torch::optim::Adam optimizer(enc->parameters(), 1e-3);
-    torch::Tensor avg_test_loss = torch::zeros({1});
-    for (int i = 0; i < epochs; ++i) {
-      optimizer.zero_grad();
-      auto [output, code] = ae_forward(data);
-      torch::mse_loss(output, data).backward();
-      optimizer.step();
-      if (i % 10 == 0) {
-        auto [test_output, test_code] = ae_forward(test_data);
-        // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
-        avg_test_loss = torch::mse_loss(test_output, test_data);
-      }
-      show(avg_test_loss.item<double>());
-    }
   }
 };
 
