@@ -877,9 +877,10 @@ void EvalWithoutGradGuardCheck::onStartOfTranslationUnit() {
 /// computes (`Critic_Forward(x) { return critic->forward(x); }`, an
 /// `Actor_Forward` that adds a softmax), and does nothing else that this
 /// check reads: it trains nothing, switches no mode, and, when no call of
-/// it is in view, is not evaluation code by its name. Such a method is the model's forward by another name:
-/// its caller decides, and its calls are forward passes, judged where they
-/// are made (as a call of a model's method whose body is out of view is).
+/// it is in view, is not evaluation code by its name. Such a method is the
+/// model's forward by another name: its caller decides, and its calls are
+/// forward passes, judged where they are made (as a call of a model's
+/// method whose body is out of view is).
 bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
                                                  ASTContext &Ctx) {
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Method);
