@@ -682,6 +682,27 @@ static bool madeUpByCallers(const ParmVarDecl *Param,
   });
 }
 
+/// Whether an input of \p ForwardExpr, in \p Function, is data from
+/// outside (not made up there or by the callers that pass it: madeUpInput).
+static bool runsOnData(const Expr *ForwardExpr, const FunctionDecl *Function,
+                       const analysis::CallSites &Callers, ASTContext &Ctx) {
+  const auto *Forward = dyn_cast<CallExpr>(ForwardExpr);
+  const Stmt *Body = Function->getBody();
+  if (!Forward || !Body)
+    return false;
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+  for (const Expr *Arg : Forward->arguments()) {
+    if (analysis::isModuleClass(analysis::recordOf(Arg->getType(),
+                                                   /*ThroughPointer=*/true)))
+      continue; // the module of `model(x)`
+    if (!madeUpInput(Arg, Body, 0, Seen, [&](const ParmVarDecl *Param) {
+          return madeUpByCallers(Param, Callers, Ctx);
+        }))
+      return true;
+  }
+  return false;
+}
+
 /// Whether \p Forward, run once in \p Function (not in a loop, nor in a
 /// function that runs again and again), is inference over data: the
 /// function runs once from the program's `main` (runsOnceFromMain: `main`
@@ -695,21 +716,8 @@ static bool runsOnceOnData(const Expr *ForwardExpr,
                            const analysis::CallSites &Callers,
                            const analysis::NameGuesses &Names,
                            ASTContext &Ctx) {
-  const auto *Forward = dyn_cast<CallExpr>(ForwardExpr);
-  const Stmt *Body = Function->getBody();
-  if (!Forward || !Body || !runsOnceFromMain(Function, Callers, Names, Ctx))
-    return false;
-  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
-  for (const Expr *Arg : Forward->arguments()) {
-    if (analysis::isModuleClass(analysis::recordOf(Arg->getType(),
-                                                   /*ThroughPointer=*/true)))
-      continue; // the module of `model(x)`
-    if (!madeUpInput(Arg, Body, 0, Seen, [&](const ParmVarDecl *Param) {
-          return madeUpByCallers(Param, Callers, Ctx);
-        }))
-      return true;
-  }
-  return false;
+  return runsOnceFromMain(Function, Callers, Names, Ctx) &&
+         runsOnData(ForwardExpr, Function, Callers, Ctx);
 }
 
 /// A local among \p Holders whose block, after its declaration, runs a
@@ -1163,15 +1171,16 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
     C.OnceOnData = false;
   // Evaluation after training: in a function that trains, a forward run
   // once after the last statement that trains, with nothing after it that
-  // trains, whose result is only read (a sample drawn from the trained
-  // generator, a prediction printed at the end of main): it evaluates what
-  // was trained, on whatever input.
+  // trains, on data from outside, whose result is only read (a prediction
+  // printed at the end of main): it evaluates what was trained. One on a
+  // tensor the function makes up is a demo, as before training.
   if (!ByContext && !C.ByUse && !C.HeldThrough &&
       !isTestBody(Function, Names, Facts.callers(Ctx)) &&
       !isTestFunction(Function, Names, Facts.callers(Ctx)) &&
       !analysis::innermostLoop(Forward, Ctx))
     if (const Stmt *Trained = trainedBefore(Forward, Function, Ctx);
-        Trained && temporaryGuardBefore(
+        Trained && runsOnData(Forward, Function, Facts.callers(Ctx), Ctx) &&
+        temporaryGuardBefore(
                        dyn_cast<CompoundStmt>(Function->getBody()), Forward,
                        Ctx)
                        .At.isInvalid() &&

@@ -1,10 +1,12 @@
 // RUN: %check_torch_tidy %s torch-eval-without-grad-guard %t
 
 // A forward run once after the last statement of its function that trains,
-// with nothing after it that trains, whose result is only read: it
-// evaluates what was trained (a sample from the trained generator at the
-// end of main, a prediction printed after the epochs), on whatever input.
-// The fix puts a guard right before it: nothing after it trains.
+// with nothing after it that trains, on data from outside, whose result is
+// only read: it evaluates what was trained (a prediction on data loaded
+// after the epochs, written out at the end of main). The fix puts a guard
+// right before it: nothing after it trains. One on a tensor the function
+// makes up (a sample on `torch::randn` noise, printed) is a demo, as a
+// probe before training is: left alone.
 
 #include <torch/torch.h>
 #include <iostream>
@@ -21,13 +23,13 @@ int gan_main() {
     loss.backward();
     opt.step();
   }
-  torch::Tensor noise = torch::randn({1, 4});
-  auto fake = G->forward(noise);
+  torch::Tensor history = load_data();
+  auto fake = G->forward(history);
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: the model runs forward once with no torch::NoGradGuard or c10::InferenceMode and its result is only read as numbers or detached
   // CHECK-MESSAGES: :[[@LINE-9]]:3: note: 'gan_main' trains here, before it, and nothing after it trains
-  // CHECK-FIXES: torch::Tensor noise = torch::randn({1, 4});
+  // CHECK-FIXES: torch::Tensor history = load_data();
   // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
-  // CHECK-FIXES-NEXT: auto fake = G->forward(noise);
+  // CHECK-FIXES-NEXT: auto fake = G->forward(history);
   fake = fake.view({1, -1});
   for (int i = 0; i < fake.size(1); ++i)
     save_prices(fake[0][i].item<double>());
@@ -90,4 +92,18 @@ double sensitivity() {
   auto out = net(input).sum();
   auto grads = torch::autograd::grad({out}, {input});
   return grads[0].abs().sum().item<double>();
+}
+
+// On noise it makes up: a demo, quiet.
+int sample_main() {
+  torch::nn::Linear G(4, 8);
+  torch::optim::Adam opt(G->parameters(), 1e-3);
+  for (int epoch = 0; epoch < 10; ++epoch) {
+    opt.zero_grad();
+    G(torch::randn({16, 4})).pow(2).mean().backward();
+    opt.step();
+  }
+  auto sample = G->forward(torch::randn({1, 4}));
+  std::cout << sample.sum().item<double>() << "\n";
+  return 0;
 }
