@@ -432,24 +432,22 @@ static bool mayWriteParameter(const FunctionDecl *Callee, unsigned Index,
                     !analysis::isTensorType(Object->getType()));
       }
       if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        auto Names = [&](const Expr *Arg) {
+          const auto *Ref =
+              dyn_cast_or_null<DeclRefExpr>(Arg ? Arg->IgnoreParenImpCasts()
+                                                : nullptr);
+          return Ref && Ref->getDecl() == Param;
+        };
         const FunctionDecl *Next = Call->getDirectCallee();
-        unsigned Shift = isa<CXXOperatorCallExpr>(Call) && Next &&
-                                 isa<CXXMethodDecl>(Next)
-                             ? 1
-                             : 0;
-        for (unsigned I = Shift; I < Call->getNumArgs() && !Found; ++I) {
-          const auto *Ref = dyn_cast<DeclRefExpr>(
-              Call->getArg(I)->IgnoreParenImpCasts());
-          if (!Ref || Ref->getDecl() != Param)
-            continue;
-          if (!Next || I - Shift >= Next->getNumParams()) {
-            Found = !Next;
-            continue;
-          }
-          QualType T = Next->getParamDecl(I - Shift)->getType();
-          if (!analysis::isMutableReference(T) && !analysis::isMutablePointer(T))
-            continue;
-          Found = mayWriteParameter(Next, I - Shift, Depth + 1);
+        if (!Next)
+          Found |= llvm::any_of(Call->arguments(), Names);
+        for (unsigned I = 0, N = Next ? Next->getNumParams() : 0;
+             I < N && !Found; ++I) {
+          QualType T = Next->getParamDecl(I)->getType();
+          if ((analysis::isMutableReference(T) ||
+               analysis::isMutablePointer(T)) &&
+              Names(analysis::argumentFor(Call, I)))
+            Found = mayWriteParameter(Next, I, Depth + 1);
         }
       }
       return !Found;
@@ -792,8 +790,7 @@ const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
 const Stmt *trainedBefore(const Expr *Forward, const FunctionDecl *Function,
                           ASTContext &Ctx) {
   auto Trains = [&](const Stmt *S) {
-    return trains(S, Ctx) || analysis::trainsThroughCalls(S, Ctx) ||
-           analysis::updatesParametersThroughCalls(S, Ctx);
+    return trains(S, Ctx) || analysis::trainsThroughCalls(S, Ctx);
   };
   const Stmt *Body = Function->getBody();
   const Stmt *At = statementOf(Forward, Ctx);

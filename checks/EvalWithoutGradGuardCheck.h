@@ -66,10 +66,10 @@ private:
     const clang::VarDecl *Holder = nullptr; ///< that variable
     /// Whether what follows trains, or only runs the model again and again.
     bool HeldThroughTraining = false;
-    /// Run once, after the last statement of its function that trains
-    /// (that statement), with nothing after it that trains: evaluation of
-    /// what was trained (a sample from the trained generator at the end of
-    /// main).
+    /// Run once on data from outside, after the last statement of its
+    /// function that trains (that statement), with nothing after it that
+    /// trains: evaluation of what was trained (a prediction on loaded data
+    /// at the end of main).
     const clang::Stmt *TrainedBefore = nullptr;
     /// For evaluation by use in a function that trains: the block around
     /// the forward, which trains nothing.
