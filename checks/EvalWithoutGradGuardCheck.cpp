@@ -1147,10 +1147,9 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.Function = Function;
       C.ByUse = true;
       if (C.RepeatsUnseen)
-        if (const auto *Summaries = History.options().Summaries.get())
-          if (const analysis::CalledSummary *Called =
-                  Summaries->called(C.RepeatsUnseen))
-            C.RepeatsCalledAt = Called->At;
+        if (const analysis::CalledSummary *Called =
+                Facts.callers(Ctx).calledElsewhere(C.RepeatsUnseen))
+          C.RepeatsCalledAt = Called->At;
       C.DroppedByCallers = ThroughCallers;
       C.DroppedElsewhereAt = ElsewhereAt;
       C.KeptReadAt = ReadAt;

@@ -52,7 +52,7 @@ private:
 
 CallSites::CallSites(ASTContext &Ctx,
                      std::shared_ptr<const FunctionSummaries> Summaries)
-    : Elsewhere(std::move(Summaries)) {
+    : Elsewhere(std::move(Summaries)), SM(Ctx.getSourceManager()) {
   CallCollector Collector(Calls, Escaping);
   for (Decl *D : userDecls(Ctx))
     Collector.walkDecl(D);
@@ -77,7 +77,13 @@ CallSites::calledElsewhere(const FunctionDecl *FD, bool OnlyOff) const {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
       MD && MD->getParent()->isLambda())
     return nullptr;
+  if (!recordsOnlyElsewhere(FD))
+    return nullptr;
   return Elsewhere->called(FD, OnlyOff);
+}
+
+bool CallSites::recordsOnlyElsewhere(const FunctionDecl *FD) const {
+  return !bodyInHeader(FD, SM) || !Calls.count(FD->getCanonicalDecl());
 }
 
 /// Whether \p Callee is the call operator of a std::function.

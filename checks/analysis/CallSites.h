@@ -49,6 +49,12 @@ public:
   /// unit alone). \p OnlyOff as for FunctionSummaries::called.
   const CalledSummary *calledElsewhere(const clang::FunctionDecl *FD,
                                        bool OnlyOff = false) const;
+  /// Whether what the summaries record of the calls of \p FD is of calls
+  /// in other units alone: always, but for a function whose body is in a
+  /// header (bodyInHeader), whose calls every unit that makes them records,
+  /// this one too; then only when this unit calls it nowhere (a unit that
+  /// calls it answers from its own calls, as for a function of its own).
+  bool recordsOnlyElsewhere(const clang::FunctionDecl *FD) const;
 
   /// The closures a call through a std::function (`callback(loss)`) may
   /// run: the lambda it holds where it is called, or, when it is a
@@ -64,6 +70,7 @@ public:
 
 private:
   std::shared_ptr<const FunctionSummaries> Elsewhere;
+  const clang::SourceManager &SM;
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::SmallVector<const clang::CallExpr *, 2>>
       Calls;

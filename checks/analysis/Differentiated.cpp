@@ -210,7 +210,9 @@ private:
   const UsedSummary *usedElsewhere(const FunctionDecl *Function) const {
     const FunctionSummaries *Summaries =
         History ? History->options().Summaries.get() : nullptr;
-    return Summaries ? Summaries->used(Function) : nullptr;
+    return Summaries && Callers.recordsOnlyElsewhere(Function)
+               ? Summaries->used(Function)
+               : nullptr;
   }
 
   bool walkedAnywhere(const ValueDecl *D) {
@@ -718,7 +720,8 @@ private:
     // cannot change is not checked again for the project's summaries.
     const UsedSummary *Used = nullptr;
     const CalledSummary *Called = nullptr;
-    if (Summaries && (!InUnit.empty() || OnlyResult)) {
+    if (Summaries && (!InUnit.empty() || OnlyResult) &&
+        Callers.recordsOnlyElsewhere(Function)) {
       Used = Summaries->used(Function);
       Called = Summaries->called(Function);
     }

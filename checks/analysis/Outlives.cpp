@@ -665,7 +665,10 @@ bool callersDiscardResult(const FunctionDecl *Function, ASTContext &Ctx,
   if (!Sites)
     return false;
   const FunctionSummaries *Summaries = History.options().Summaries.get();
-  const UsedSummary *Elsewhere = Summaries ? Summaries->used(Function) : nullptr;
+  const UsedSummary *Elsewhere =
+      Summaries && Callers->recordsOnlyElsewhere(Function)
+          ? Summaries->used(Function)
+          : nullptr;
   if (Elsewhere ? Elsewhere->Differentiated : Sites->empty())
     return false;
   if (llvm::any_of(*Sites, [&](const CallExpr *Site) {

@@ -97,7 +97,10 @@ public:
       Calls.push_back(Call);
     // What it returns, whichever override runs: what the caller does with
     // it is the same.
-    if (userBodyNotInUnit(FD, SM) && holdsTensorsOrFields(FD->getReturnType()))
+    // A function whose body is in a header too: a unit that includes it
+    // and calls it nowhere knows its calls only from here.
+    if ((userBodyNotInUnit(FD, SM) || bodyInHeader(FD, SM)) &&
+        holdsTensorsOrFields(FD->getReturnType()))
       Results.push_back(Call);
     return true;
   }
@@ -212,7 +215,8 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
                                         : CalledSummary::Unknown;
   };
   for (const auto &[FD, Calls] : Sites.all()) {
-    if (!userBodyNotInUnit(FD, SM) || !FD->isExternallyVisible())
+    if (!(userBodyNotInUnit(FD, SM) || bodyInHeader(FD, SM)) ||
+        !FD->isExternallyVisible())
       continue;
     std::string Key = FunctionSummaries::keyOf(FD);
     for (const CallExpr *Call : Calls)
@@ -221,7 +225,8 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
                       Where(Call));
   }
   for (const FunctionDecl *FD : Sites.escaping())
-    if (userBodyNotInUnit(FD, SM) && FD->isExternallyVisible())
+    if ((userBodyNotInUnit(FD, SM) || bodyInHeader(FD, SM)) &&
+        FD->isExternallyVisible())
       Out.addCalled(FunctionSummaries::keyOf(FD), CalledSummary::Unknown, "");
   if (!Finder.Classes.empty()) {
     HistoryAnalysis History(Ctx, &Sites, Options);

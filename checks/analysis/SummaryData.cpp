@@ -737,6 +737,19 @@ bool userBodyNotInUnit(const FunctionDecl *FD, const SourceManager &SM) {
   return !(Def && Def->hasBody());
 }
 
+bool bodyInHeader(const FunctionDecl *FD, const SourceManager &SM) {
+  if (!FD || isLibraryFunction(FD) || !FD->isExternallyVisible())
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda())
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->hasBody())
+    return false;
+  SourceLocation At = SM.getExpansionLoc(Def->getLocation());
+  return At.isValid() && !SM.isInSystemHeader(At) && !SM.isInMainFile(At);
+}
+
 bool bodyIsElsewhere(const FunctionDecl *FD, const SourceManager &SM) {
   return userBodyNotInUnit(FD, SM) &&
          !mayBeOverridden(dyn_cast<CXXMethodDecl>(FD));

@@ -284,6 +284,12 @@ bool bodyIsElsewhere(const clang::FunctionDecl *FD,
 /// and its body is not in the unit (a virtual method too).
 bool userBodyNotInUnit(const clang::FunctionDecl *FD,
                        const clang::SourceManager &SM);
+/// Whether \p FD is the user's, externally visible, and its body is in the
+/// unit from a header (a method defined in its class, an inline function):
+/// every unit that includes the header has the body, so that calls of it in
+/// other units are seen only through the summaries, which record them as
+/// they record calls of a function defined elsewhere.
+bool bodyInHeader(const clang::FunctionDecl *FD, const clang::SourceManager &SM);
 
 /// The summaries in file \p Path, read once per process (again when the
 /// file changes); null with \p Error when it cannot be read or parsed.
