@@ -37,7 +37,10 @@ namespace {
 /// nothing until torch-unnamed-grad-guard's fix names it.
 struct UnnamedGuard {
   SourceLocation At; ///< invalid when there is none
-  bool DeclaresNothing = false; ///< `torch::NoGradGuard;`, not a temporary
+  /// How it is written: a temporary (`torch::NoGradGuard();`), a statement
+  /// that declares nothing (`torch::NoGradGuard;`), or one that declares a
+  /// function (`torch::NoGradGuard guard();`).
+  enum Form { Temporary, DeclaresNothing, DeclaresFunction } Written = Temporary;
 };
 } // namespace
 
@@ -961,8 +964,13 @@ bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
     if (Call->getMethodDecl()->getCanonicalDecl() != MD &&
         isForwardWrapper(Call->getMethodDecl(), Ctx))
       Forwards.push_back(Call);
+  // A forward the method runs under a guard of its own (a `Predict` that
+  // opens a NoGradGuard before it calls the policy) returns no graph: its
+  // callers need none.
   bool Wraps = llvm::any_of(Forwards, [&](const CallExpr *Forward) {
-    return analysis::returnsHistoryOf(Forward, Def, Ctx);
+    return analysis::gradStateAt(Forward, Ctx, /*Callers=*/nullptr, Names) !=
+               analysis::GradState::NotRecording &&
+           analysis::returnsHistoryOf(Forward, Def, Ctx);
   });
   Wrappers[MD] = Wraps;
   return Wraps;
@@ -1042,6 +1050,12 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   }
   const FunctionDecl *Function = analysis::enclosingFunction(Forward, Ctx);
   if (!Function || !Function->hasBody())
+    return;
+  // One of LibTorch's modules that holds no parameter (a padding or a
+  // pooling layer run on its own) records a graph only where its input
+  // carries one, which another forward made: that one is judged where it
+  // runs.
+  if (analysis::isParameterFreeLibraryModule(analysis::moduleRunBy(Forward)))
     return;
   // Inside a module's own forward (or a helper that returns what it
   // computes), the model's caller decides.
@@ -1261,10 +1275,16 @@ static UnnamedGuard temporaryGuardBefore(const CompoundStmt *Body,
   for (const analysis::GuardWithoutObject &Guard :
        analysis::guardsWithoutObject(Body, Ctx))
     if (SM.isBeforeInTranslationUnit(Guard.Name.getEnd(), Forward->getBeginLoc()))
-      return {Guard.Name.getBegin(), /*DeclaresNothing=*/true};
+      return {Guard.Name.getBegin(), UnnamedGuard::DeclaresNothing};
   for (const Stmt *S : Body->body()) {
     if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), Forward->getBeginLoc()))
       break;
+    if (const auto *Declaration = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : Declaration->decls())
+        if (analysis::isGuardDeclaredAsFunction(dyn_cast<FunctionDecl>(D)))
+          return {D->getLocation(), UnnamedGuard::DeclaresFunction};
+      continue;
+    }
     const Expr *E = dyn_cast<Expr>(S);
     if (!E)
       continue;
@@ -1384,9 +1404,12 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     diag(Temporary.At,
          "%select{this guard is a temporary that protects nothing|this "
          "statement names a guard type but declares no object, so it protects "
-         "nothing}0; the fix of %1 names it, which covers this call",
+         "nothing|this statement declares a function, not a guard, so it "
+         "protects nothing}0; the fix of %1 %select{names it|names it|drops "
+         "its parentheses}0, which covers this call",
          DiagnosticIDs::Note)
-        << Temporary.DeclaresNothing << checkName<UnnamedGradGuardCheck>();
+        << static_cast<unsigned>(Temporary.Written)
+        << checkName<UnnamedGradGuardCheck>();
   if (C.Thread) {
     const CXXConstructExpr *Construct = nullptr;
     bool ByName = false;

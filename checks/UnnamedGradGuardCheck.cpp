@@ -90,6 +90,14 @@ void UnnamedGradGuardCheck::registerMatchers(MatchFinder *Finder) {
   // object (`torch::NoGradGuard;`), for which clang builds no node.
   Finder->addMatcher(
       compoundStmt(unless(isInTemplateInstantiation())).bind("block"), this);
+  // `torch::NoGradGuard guard();`: empty parentheses after a name make a
+  // declaration of a function returning a guard (C++'s most vexing parse),
+  // not a guard.
+  Finder->addMatcher(functionDecl(returns(qualType(isGradGuardType())),
+                                  hasParent(declStmt()),
+                                  unless(isInstantiated()))
+                         .bind("function"),
+                     this);
 }
 
 std::string UnnamedGradGuardCheck::nameFor(const FunctionDecl *Function,
@@ -126,10 +134,52 @@ void UnnamedGradGuardCheck::checkNamesWithoutObject(const CompoundStmt *Block,
   }
 }
 
+void UnnamedGradGuardCheck::checkFunctionDeclaration(
+    const FunctionDecl *Declared, ASTContext &Ctx) {
+  if (!analysis::isGuardDeclaredAsFunction(Declared))
+    return;
+  QualType Returned = Declared->getReturnType();
+  FunctionTypeLoc Loc = Declared->getFunctionTypeLoc();
+  // As written, its type and its own declarator (the second of
+  // `Guard a(), b();` is `Guard b();`).
+  auto Source = [&](SourceRange R) {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(R),
+                                Ctx.getSourceManager(), getLangOpts())
+        .str();
+  };
+  SourceRange Written(Declared->getBeginLoc(), Loc.getRParenLoc());
+  std::string Type = Source(Declared->getReturnTypeSourceRange());
+  std::string Declarator =
+      Source(SourceRange(Declared->getLocation(), Loc.getRParenLoc()));
+  std::string Text = Type.empty() || Declarator.empty()
+                         ? Source(Written)
+                         : Type + " " + Declarator;
+  if (Text.empty())
+    Text = Returned.getAsString() + " " + Declared->getNameAsString() + "()";
+  auto Diag = diag(Declared->getLocation(),
+                   "'%0;' declares a function returning a guard, not a guard "
+                   "object, so it disables nothing: every following forward "
+                   "pass still records an autograd graph and keeps its "
+                   "activations in memory")
+              << Text;
+  // `Type name();` becomes `Type name;`, its declarator marked; inside a
+  // macro, neither (an edit there would change every use of it).
+  SourceRange Parens(Loc.getLParenLoc(), Loc.getRParenLoc());
+  if (Parens.getBegin().isMacroID() || Parens.getEnd().isMacroID() ||
+      Declared->getLocation().isMacroID())
+    return;
+  Diag << SourceRange(Declared->getLocation(), Loc.getRParenLoc())
+       << FixItHint::CreateRemoval(CharSourceRange::getTokenRange(Parens));
+}
+
 void UnnamedGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block")) {
     checkNamesWithoutObject(Block, Ctx);
+    return;
+  }
+  if (const auto *Declared = Result.Nodes.getNodeAs<FunctionDecl>("function")) {
+    checkFunctionDeclaration(Declared, Ctx);
     return;
   }
   const auto *Guard = Result.Nodes.getNodeAs<Expr>("guard");

@@ -702,4 +702,15 @@ static GradState gradStateAtImpl(const Stmt *S, ASTContext &Ctx,
   }
 }
 
+bool isGuardDeclaredAsFunction(const FunctionDecl *FD) {
+  if (!FD || !isa_and_nonnull<FunctionDecl>(FD->getLexicalDeclContext()) ||
+      FD->getNumParams() != 0 || FD->isVariadic() || !FD->getFunctionTypeLoc())
+    return false;
+  QualType Returned = FD->getReturnType();
+  const CXXRecordDecl *Class = Returned->getAsCXXRecordDecl();
+  return !Returned->isReferenceType() && !Returned->isPointerType() && Class &&
+         Class->hasDefinition() && Class->hasDefaultConstructor() &&
+         guardKindOfType(Returned) != GuardKind::None;
+}
+
 } // namespace torch_tidy::analysis

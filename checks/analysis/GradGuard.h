@@ -63,6 +63,13 @@ struct GuardWithoutObject {
 llvm::SmallVector<GuardWithoutObject, 1>
 guardsWithoutObject(const clang::CompoundStmt *Block, clang::ASTContext &Ctx);
 
+/// Whether \p FD is a guard written with empty parentheses in a function
+/// (`torch::NoGradGuard guard();`): C++ reads it as the declaration of a
+/// function returning a guard (the most vexing parse), so no guard is built.
+/// Only a guard those parentheses would have built counts (not
+/// AutoGradMode, which needs an argument).
+bool isGuardDeclaredAsFunction(const clang::FunctionDecl *FD);
+
 /// Whether autograd records a graph when \p S runs.
 enum class GradState {
   Recording,    ///< no guard is active

@@ -355,6 +355,15 @@ Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
   if (auto Summarised = ofSummary(Call, Call->getDirectCallee(), Element))
     return *Summarised;
   if (isForwardCall(Call, Options.names())) {
+    // One of LibTorch's modules that holds no parameter (padding, pooling,
+    // an activation): what its input carries.
+    if (isParameterFreeLibraryModule(moduleRunBy(Call))) {
+      Carries Result = Carries::none();
+      for (const Expr *Arg : Call->arguments())
+        if (!isModuleClass(recordOf(Arg->getType(), /*ThroughPointer=*/true)))
+          Result |= of(Arg, -1);
+      return Result;
+    }
     // A method of the user's module defined elsewhere: assumed to run the
     // module's layers (the strict reading leaves it of unknown origin).
     if (isForwardCallOutOfView(Call, Options.names())) {

@@ -363,6 +363,82 @@ bool isForwardCall(const Expr *E, const NameGuesses &Names) {
   return false;
 }
 
+/// The module class a torch::nn::ModuleHolder<Impl> (or a class derived
+/// from one) holds: Impl.
+static const CXXRecordDecl *heldModule(const CXXRecordDecl *Class) {
+  const auto *Holder = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Class);
+  if (!Holder)
+    isOrDerivesFrom(Class, [&](const CXXRecordDecl *C) {
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(C);
+          Spec && Spec->getQualifiedNameAsString() == "torch::nn::ModuleHolder")
+        Holder = Spec;
+      return Holder != nullptr;
+    });
+  if (!Holder || Holder->getQualifiedNameAsString() != "torch::nn::ModuleHolder" ||
+      Holder->getTemplateArgs().size() < 1 ||
+      Holder->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  return recordOf(Holder->getTemplateArgs()[0].getAsType());
+}
+
+/// Whether \p Field holds no parameter: a number, an enum, or a module's
+/// options (`ZeroPad2dOptions`, `MaxPoolOptions<2>`).
+static bool holdsNoParameter(const FieldDecl *Field) {
+  QualType T = Field->getType().getCanonicalType().getNonReferenceType();
+  if (T->isArithmeticType() || T->isEnumeralType())
+    return true;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName().ends_with("Options");
+}
+
+const CXXRecordDecl *moduleRunBy(const Expr *Forward) {
+  Forward = stripWrappers(Forward);
+  const CXXRecordDecl *Class = nullptr;
+  if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Forward))
+    Class = recordOf(Call->getImplicitObjectArgument()->getType(),
+                     /*ThroughPointer=*/true);
+  else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Forward);
+           Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+    Class = recordOf(Op->getArg(0)->getType(), /*ThroughPointer=*/true);
+  if (const CXXRecordDecl *Impl = heldModule(Class))
+    return Impl;
+  return Class;
+}
+
+bool isParameterFreeLibraryModule(const CXXRecordDecl *Impl) {
+  if (!Impl || !(Impl = Impl->getDefinition()) ||
+      !llvm::StringRef(Impl->getQualifiedNameAsString()).starts_with("torch::nn::") ||
+      Impl->getQualifiedNameAsString() == "torch::nn::Module")
+    return false;
+  // From the class up to torch::nn::Module, whose own members (the
+  // registries of parameters, buffers and children) every module has.
+  llvm::SmallVector<const CXXRecordDecl *, 4> Work{Impl};
+  bool ReachesModule = false;
+  for (unsigned I = 0; I < Work.size(); ++I) {
+    const CXXRecordDecl *C = Work[I]->getDefinition();
+    if (!C)
+      return false;
+    if (C->getQualifiedNameAsString() == "torch::nn::Module") {
+      ReachesModule = true;
+      continue;
+    }
+    // LibTorch's modules with parameters declare `reset_parameters()`
+    // (an LSTM registers its weights without a member of its own for each).
+    if (!isInNamespace(C, {"torch"}) ||
+        !llvm::all_of(C->fields(), holdsNoParameter) ||
+        llvm::any_of(C->methods(), [](const CXXMethodDecl *M) {
+          return M->getIdentifier() && M->getName() == "reset_parameters";
+        }))
+      return false;
+    for (const CXXBaseSpecifier &Base : C->bases())
+      if (const CXXRecordDecl *B = Base.getType()->getAsCXXRecordDecl())
+        Work.push_back(B);
+      else
+        return false;
+  }
+  return ReachesModule;
+}
+
 const FunctionDecl *forwardCallee(const Expr *Forward) {
   Forward = stripWrappers(Forward);
   const FunctionDecl *Named = nullptr;
@@ -384,20 +460,7 @@ const FunctionDecl *forwardCallee(const Expr *Forward) {
   if (Users(Named))
     return Named;
   // `m(x)` through torch::nn::ModuleHolder<Impl>: Impl's forward.
-  const auto *Holder = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Class);
-  if (!Holder)
-    isOrDerivesFrom(Class, [&](const CXXRecordDecl *C) {
-      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(C);
-          Spec && Spec->getQualifiedNameAsString() == "torch::nn::ModuleHolder")
-        Holder = Spec;
-      return Holder != nullptr;
-    });
-  if (!Holder || Holder->getQualifiedNameAsString() != "torch::nn::ModuleHolder" ||
-      Holder->getTemplateArgs().size() < 1 ||
-      Holder->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
-    return nullptr;
-  const CXXRecordDecl *Impl =
-      recordOf(Holder->getTemplateArgs()[0].getAsType());
+  const CXXRecordDecl *Impl = heldModule(Class);
   if (!Impl || !Users(Impl) || !Impl->hasDefinition())
     return nullptr;
   for (const CXXMethodDecl *MD : Impl->methods())

@@ -158,6 +158,19 @@ bool isForwardCallOutOfView(const clang::Expr *E, const NameGuesses &Names);
 /// arguments. Null for LibTorch's own modules and where none is known.
 const clang::FunctionDecl *forwardCallee(const clang::Expr *Forward);
 
+/// The module class whose forward \p Forward runs, as its type says: the
+/// class the method is called on, or for a ModuleHolder (`pad(x)`,
+/// `pad->forward(x)`) the module it holds. Null where none is known.
+const clang::CXXRecordDecl *moduleRunBy(const clang::Expr *Forward);
+
+/// Whether \p Impl is one of LibTorch's own modules that holds no
+/// parameter, as its members say (nothing but numbers, enums and its
+/// options, and no `reset_parameters()`, in it and in its bases up to
+/// torch::nn::Module): padding,
+/// pooling, activations, dropout, flatten, upsampling. Its forward records
+/// a graph only where its input carries one.
+bool isParameterFreeLibraryModule(const clang::CXXRecordDecl *Impl);
+
 /// Every forward pass (isForwardCall) in \p S, lambdas included.
 llvm::SmallVector<const clang::CallExpr *, 4>
 forwardCallsIn(const clang::Stmt *S, const NameGuesses &Names);

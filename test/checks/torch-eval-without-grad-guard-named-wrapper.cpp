@@ -69,3 +69,32 @@ struct Classifier : BaseModel {
 void fit(BaseModel &model, const torch::Tensor &x, const torch::Tensor &y) {
   torch::nll_loss(model.predict(x), y).backward();
 }
+
+// A policy's `Predict` that opens a guard of its own before it runs the
+// network returns no graph: an agent that returns what it predicts needs
+// no guard. The same method without the guard is a forward by another
+// name, found at the agent's call.
+struct PolicyBase : torch::nn::Module {
+  torch::nn::Linear q{4, 2};
+  std::array<torch::Tensor, 2> Predict(const torch::Tensor &obs) {
+    torch::NoGradGuard no_grad;
+    return {q->forward(obs), torch::Tensor()};
+  }
+  std::array<torch::Tensor, 2> PredictUnguarded(const torch::Tensor &obs) {
+    return {q->forward(obs), torch::Tensor()};
+  }
+};
+
+struct EpsilonGreedy {
+  std::shared_ptr<PolicyBase> policy_;
+  double eps_ = 0.1;
+  std::array<torch::Tensor, 2> Predict(const torch::Tensor &obs) {
+    if (torch::rand({1}).item<double>() < eps_)
+      return {torch::randint(2, {1}), torch::Tensor()};
+    return policy_->Predict(obs);
+  }
+  std::array<torch::Tensor, 2> PredictFast(const torch::Tensor &obs) {
+    return policy_->PredictUnguarded(obs);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
+  }
+};

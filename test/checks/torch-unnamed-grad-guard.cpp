@@ -175,6 +175,45 @@ void through_using_and_aliases() {
 }
 } // namespace named
 
+// Empty parentheses after a name declare a function (C++'s most vexing
+// parse): no guard is built.
+double function_declared(torch::nn::Linear &model, const torch::Tensor &x) {
+  model->eval();
+  torch::NoGradGuard InferenceMode();
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'torch::NoGradGuard InferenceMode();' declares a function returning a guard, not a guard object, so it disables nothing: every following forward pass still records an autograd graph and keeps its activations in memory [torch-unnamed-grad-guard]
+  // CHECK-FIXES: torch::NoGradGuard InferenceMode;
+  return model(x).mean().item<double>();
+}
+
+void function_declared_other_spellings(torch::nn::Linear &model,
+                                       const torch::Tensor &x) {
+  c10::InferenceMode guard ( );
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'c10::InferenceMode guard ( );' declares a function returning a guard
+  // CHECK-FIXES: c10::InferenceMode guard ;
+  Guard aliased(), other_name();
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'Guard aliased();' declares a function returning a guard
+  // CHECK-MESSAGES: :[[@LINE-2]]:20: warning: 'Guard other_name();' declares a function returning a guard
+  // CHECK-FIXES: Guard aliased, other_name;
+  model(x);
+}
+
+#define NO_GRAD_NAMED(name) torch::NoGradGuard name()
+void function_declared_in_a_macro() {
+  NO_GRAD_NAMED(g);
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'NO_GRAD_NAMED(g);' declares a function returning a guard
+  // CHECK-FIXES: NO_GRAD_NAMED(g);
+}
+
+void functions_that_are_meant() {
+  // Parameters, or a guard that empty parentheses could not build: the
+  // function it declares.
+  torch::NoGradGuard make_guard(int);
+  torch::AutoGradMode mode();
+  struct Local {
+    torch::NoGradGuard member_function();
+  };
+}
+
 #define NOTHING
 #define NO_GUARD torch::NoGradGuard
 void names_not_flagged() {
