@@ -99,8 +99,7 @@ public:
     // it is the same.
     // A function whose body is in a header too: a unit that includes it
     // and calls it nowhere knows its calls only from here.
-    if ((userBodyNotInUnit(FD, SM) || bodyInHeader(FD, SM)) &&
-        holdsTensorsOrFields(FD->getReturnType()))
+    if (callsSummarised(FD, SM) && holdsTensorsOrFields(FD->getReturnType()))
       Results.push_back(Call);
     return true;
   }
@@ -215,8 +214,7 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
                                         : CalledSummary::Unknown;
   };
   for (const auto &[FD, Calls] : Sites.all()) {
-    if (!(userBodyNotInUnit(FD, SM) || bodyInHeader(FD, SM)) ||
-        !FD->isExternallyVisible())
+    if (!callsSummarised(FD, SM) || !FD->isExternallyVisible())
       continue;
     std::string Key = FunctionSummaries::keyOf(FD);
     for (const CallExpr *Call : Calls)
@@ -225,8 +223,7 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
                       Where(Call));
   }
   for (const FunctionDecl *FD : Sites.escaping())
-    if ((userBodyNotInUnit(FD, SM) || bodyInHeader(FD, SM)) &&
-        FD->isExternallyVisible())
+    if (callsSummarised(FD, SM) && FD->isExternallyVisible())
       Out.addCalled(FunctionSummaries::keyOf(FD), CalledSummary::Unknown, "");
   if (!Finder.Classes.empty()) {
     HistoryAnalysis History(Ctx, &Sites, Options);

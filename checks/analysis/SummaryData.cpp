@@ -750,6 +750,10 @@ bool bodyInHeader(const FunctionDecl *FD, const SourceManager &SM) {
   return At.isValid() && !SM.isInSystemHeader(At) && !SM.isInMainFile(At);
 }
 
+bool callsSummarised(const FunctionDecl *FD, const SourceManager &SM) {
+  return userBodyNotInUnit(FD, SM) || bodyInHeader(FD, SM);
+}
+
 bool bodyIsElsewhere(const FunctionDecl *FD, const SourceManager &SM) {
   return userBodyNotInUnit(FD, SM) &&
          !mayBeOverridden(dyn_cast<CXXMethodDecl>(FD));

@@ -290,6 +290,10 @@ bool userBodyNotInUnit(const clang::FunctionDecl *FD,
 /// other units are seen only through the summaries, which record them as
 /// they record calls of a function defined elsewhere.
 bool bodyInHeader(const clang::FunctionDecl *FD, const clang::SourceManager &SM);
+/// Whether the summaries record the unit's calls of \p FD: its body is not
+/// in the unit (userBodyNotInUnit) or is in a header (bodyInHeader).
+bool callsSummarised(const clang::FunctionDecl *FD,
+                     const clang::SourceManager &SM);
 
 /// The summaries in file \p Path, read once per process (again when the
 /// file changes); null with \p Error when it cannot be read or parsed.
