@@ -246,7 +246,14 @@ def configure_file(tree, spec):
                     else f"/* #undef {name} */")
         lines.append(re.sub(r"@([A-Za-z_][A-Za-z0-9_]*)@",
                             lambda m: str(values.get(m.group(1), "")), line))
-    (tree / spec["out"]).write_text("\n".join(lines) + "\n")
+    out = (tree / spec.get("out", "")).resolve()
+    if not spec.get("out") or not out.is_relative_to(tree.resolve()):
+        raise Failure(f"cannot configure '{spec.get('out')}': not a file of the tree")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)  # CMake makes the folders too
+        out.write_text("\n".join(lines) + "\n")
+    except OSError as err:
+        raise Failure(f"cannot configure {spec['out']}: {err}")
 
 
 def materialize_tree(spec, args):
