@@ -55,11 +55,13 @@ private:
       store(Call->getArg(0), Call->getArg(1));
     return true;
   }
-  /// v.push_back(e), t.add_(e), buf.index_put_(i, e): the object now holds
-  /// (or is computed from) e too.
+  /// v.push_back(e), t.add_(e), buf.index_put_(i, e), and through a view,
+  /// t.view({-1}).index_add_(0, i, e): the object now holds (or is computed
+  /// from) e too.
   bool visitMemberCall(CXXMemberCallExpr *Call) {
     const Expr *Object = Call->getImplicitObjectArgument();
-    const ValueDecl *D = Object ? referencedDecl(containerOf(Object)) : nullptr;
+    const ValueDecl *D =
+        Object ? referencedDecl(containerOf(inPlaceChainRoot(Object))) : nullptr;
     if (!D)
       return true;
     if (auto Def = definitionAt(Call, D))

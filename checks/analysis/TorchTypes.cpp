@@ -242,10 +242,22 @@ bool isInPlaceTensorCall(const CXXMemberCallExpr *Call) {
          isTensorType(Call->getType());
 }
 
+bool isViewTensorCall(const CXXMemberCallExpr *Call) {
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  return MD && MD->getIdentifier() &&
+         llvm::is_contained({"view", "view_as", "reshape", "reshape_as",
+                             "flatten", "squeeze", "unsqueeze", "transpose",
+                             "t", "permute", "movedim", "diagonal",
+                             "as_strided", "expand", "expand_as"},
+                            MD->getName()) &&
+         isTensorType(Call->getImplicitObjectArgument()->getType()) &&
+         isTensorType(Call->getType());
+}
+
 const Expr *inPlaceChainRoot(const Expr *E) {
   for (unsigned Depth = 0; Depth < 8; ++Depth) {
     const auto *Call = dyn_cast<CXXMemberCallExpr>(stripWrappers(E));
-    if (!Call || !isInPlaceTensorCall(Call) ||
+    if (!Call || (!isInPlaceTensorCall(Call) && !isViewTensorCall(Call)) ||
         Call->getMethodDecl()->getName() == "detach_")
       break;
     E = Call->getImplicitObjectArgument();

@@ -99,8 +99,15 @@ const clang::Expr *backwardRoots(const clang::CallExpr *Call);
 /// `detach_`): named with a trailing underscore, on a tensor, returning one.
 bool isInPlaceTensorCall(const clang::CXXMemberCallExpr *Call);
 
+/// Whether \p Call makes a view of a tensor (`view`, `reshape`, `flatten`,
+/// `transpose`, `permute`, ...): what is written into it in place is
+/// written into the tensor (a reshape that copies takes the write with it
+/// to nothing, which is the rarer case).
+bool isViewTensorCall(const clang::CXXMemberCallExpr *Call);
+
 /// The tensor an in-place chain writes into: `ema` for `ema.mul_(0.9)` and
-/// for `ema.mul_(0.9).add_(x)` (in-place methods return their object);
+/// for `ema.mul_(0.9).add_(x)` (in-place methods return their object), and
+/// `proj` for `proj.view({-1}).index_add_(0, i, x)` (through views);
 /// \p E itself otherwise.
 const clang::Expr *inPlaceChainRoot(const clang::Expr *E);
 

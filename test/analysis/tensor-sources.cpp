@@ -34,6 +34,17 @@ void sources(torch::nn::Linear &model, torch::nn::LSTM &lstm, torch::Tensor x,
   probe_sources(net.state);
 }
 
+// A value written in place into a view of a tensor is written into the
+// tensor: `proj` is computed from `dist` (and the index) after it.
+void written_through_a_view(torch::nn::Linear &model, torch::Tensor x,
+                            torch::Tensor index) {
+  auto dist = model(x);
+  auto proj = torch::zeros_like(dist);
+  proj.view({-1}).index_add_(0, index, dist.view({-1}));
+  // CHECK: [[@LINE+1]]:3: sources=dist,index,proj,x
+  probe_sources(proj);
+}
+
 // Numbers read from a tensor (its sizes, an item()) carry nothing of it: a
 // tensor built from them is computed from none of its variables.
 void numbers_only(torch::nn::Linear &model, const torch::Tensor &x) {

@@ -55,6 +55,17 @@ void in_place_add(torch::nn::Linear &model, const torch::Tensor &x) {
   }
 }
 
+// An in-place write into a view of the accumulator writes into it.
+void in_place_add_through_view(torch::nn::Linear &model, const torch::Tensor &x) {
+  torch::Tensor total = torch::zeros({4});
+  for (int step = 0; step < 100; ++step) {
+    auto loss = model(x);
+    total.view({2, 2}).add_(loss.view({2, 2}));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'total' outlives the iteration and takes on the autograd history of 'loss.view({2, 2})' every time
+    // CHECK-FIXES: total.view({2, 2}).add_(loss.view({2, 2}).detach());
+  }
+}
+
 void concatenation(torch::nn::Linear &model, const torch::Tensor &x) {
   torch::Tensor all_outputs = torch::empty({0, 1});
   for (int step = 0; step < 100; ++step) {

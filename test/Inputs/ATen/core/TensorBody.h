@@ -116,6 +116,7 @@ class TORCH_API Tensor : public TensorBase {
   Tensor index(std::initializer_list<at::indexing::TensorIndex> indices) const;
 
   Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1) const;
   Tensor& index_put_(ArrayRef<at::indexing::TensorIndex> indices, Tensor const& rhs);
   Tensor& index_put_(ArrayRef<at::indexing::TensorIndex> indices, const Scalar& v);
   Tensor& index_put_(std::initializer_list<at::indexing::TensorIndex> indices, Tensor const& rhs);
