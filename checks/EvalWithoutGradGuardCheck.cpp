@@ -504,8 +504,13 @@ static bool madeUpInput(
         madeUpInput(Var->getInit(), Body, Depth + 1, Seen, ParamMadeUp);
     class Writes : public analysis::StmtWalk {
     public:
-      explicit Writes(const VarDecl *Var) : Var(Var) {}
+      Writes(const VarDecl *Var, const DeclRefExpr *Asked)
+          : Var(Var), Asked(Asked) {}
       const VarDecl *Var;
+      /// The reference asked about: the call it is an argument of reads
+      /// the variable there (a forward `predict(input)` that moves its
+      /// input to a device by reference), and fills nothing before.
+      const DeclRefExpr *Asked;
       llvm::SmallVector<const Expr *, 4> Values;
       bool FilledByCall = false;
       bool visit(Stmt *S) override {
@@ -519,7 +524,8 @@ static bool madeUpInput(
             for (unsigned I = 0, N = std::min<unsigned>(Call->getNumArgs(),
                                                          Callee->getNumParams());
                  I < N; ++I)
-              if (fills(Callee->getParamDecl(I)->getType(), Call->getArg(I)) &&
+              if (Call->getArg(I)->IgnoreParenImpCasts() != Asked &&
+                  fills(Callee->getParamDecl(I)->getType(), Call->getArg(I)) &&
                   mayWriteParameter(Callee, I))
                 FilledByCall = true;
         if (const auto *Op = dyn_cast<BinaryOperator>(S);
@@ -551,7 +557,7 @@ static bool madeUpInput(
         return analysis::isMutablePointer(Param) && Address &&
                Address->getOpcode() == UO_AddrOf && names(Address->getSubExpr());
       }
-    } W(Var);
+    } W(Var, Ref);
     W.walk(const_cast<Stmt *>(Body));
     if (W.FilledByCall)
       return false;
@@ -881,6 +887,45 @@ void EvalWithoutGradGuardCheck::onStartOfTranslationUnit() {
   Wrappers.clear();
 }
 
+/// Whether a call of \p MD may differentiate what it returns: one in the
+/// unit (D asks where its result goes), or one in another unit or in the
+/// unit that defines it, as the project's summaries say.
+bool EvalWithoutGradGuardCheck::resultDifferentiatedByACall(
+    const CXXMethodDecl *MD, ASTContext &Ctx) {
+  const analysis::CallSites &Callers = Facts.callers(Ctx);
+  analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
+  if (auto Sites = Callers.of(MD))
+    for (const CallExpr *Site : *Sites)
+      if (analysis::mayBeDifferentiated(Site, Ctx, Callers,
+                                        /*OpaqueCallsMay=*/false, &History))
+        return true;
+  const analysis::FunctionSummaries *Summaries =
+      HistoryOpts.Summaries.get();
+  if (!Summaries)
+    return false;
+  if (Summaries->differentiatedWhereDefined(MD))
+    return true;
+  if (!Callers.recordsOnlyElsewhere(MD))
+    return false;
+  const analysis::UsedSummary *Used = Summaries->used(MD);
+  return Used && Used->Differentiated;
+}
+
+/// Whether \p MD, its body in another unit, returns a graph it makes itself
+/// (its summary: history in what it returns when handed none) and trains
+/// nothing there.
+bool EvalWithoutGradGuardCheck::makesGraphElsewhere(const CXXMethodDecl *MD) {
+  const analysis::FunctionSummaries *Summaries =
+      HistoryOpts.Summaries.get();
+  if (!Summaries || Summaries->runsBackward(MD))
+    return false;
+  const analysis::FunctionSummary *Summary = Summaries->find(MD);
+  return Summary &&
+         llvm::any_of(*Summary, [](const auto &Element) {
+           return Element.second.NotHanded.mayHoldGraph();
+         });
+}
+
 /// A helper method of a model that returns what a forward pass of its own
 /// computes (`Critic_Forward(x) { return critic->forward(x); }`, an
 /// `Actor_Forward` that adds a softmax), and does nothing else that this
@@ -900,11 +945,30 @@ bool EvalWithoutGradGuardCheck::isForwardWrapper(const FunctionDecl *Method,
     return It->second;
   const analysis::NameGuesses &Names = HistoryOpts.names();
   const FunctionDecl *Def = MD->getDefinition();
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool OfModule = analysis::isModuleClass(MD->getParent());
   if (!MD->getIdentifier() || isa<CXXConstructorDecl>(MD) || MD->isStatic() ||
-      Names.namesForward(MD->getName()) ||
-      !analysis::isModuleClass(MD->getParent()) || !Def || !Def->hasBody() ||
-      Ctx.getSourceManager().isInSystemHeader(
-          Ctx.getSourceManager().getExpansionLoc(Def->getLocation())) ||
+      (OfModule && Names.namesForward(MD->getName())) ||
+      SM.isInSystemHeader(SM.getExpansionLoc(MD->getLocation())))
+    return false;
+  // A method of a class that is no module (a `NeuralNetwork` that holds
+  // one, an agent, a trainer) is the forward by another name only on
+  // evidence that its result serves both ways: some call of it
+  // differentiates what it returns. Then it is its calls that are judged,
+  // each where it is made (the self-play search's call, not the trainer's);
+  // while none does, the forward inside it is judged, as before.
+  if (!OfModule) {
+    if (!analysis::holdsTensors(MD->getReturnType()) ||
+        !resultDifferentiatedByACall(MD, Ctx))
+      return false;
+    if (!Def || !Def->hasBody()) {
+      bool Wraps = makesGraphElsewhere(MD);
+      Wrappers[MD] = Wraps;
+      return Wraps;
+    }
+  }
+  if (!Def || !Def->hasBody() ||
+      SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) ||
       trains(Def->getBody(), Ctx))
     return false;
   // A name that says evaluation is a guess, asked only when no call of the
@@ -1199,6 +1263,17 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.TrainedBefore = Trained;
     }
   if (!ByContext && !C.ByUse && !C.HeldThrough && !C.TrainedBefore)
+    return;
+  // A warm-up in a constructor: one forward, outside any loop, on input the
+  // constructor makes up, whose result nothing keeps past it. Its graph
+  // dies when the constructor returns, and it runs once per object.
+  if (isa<CXXConstructorDecl>(Function) && !C.HeldThrough &&
+      !analysis::innermostLoop(Forward, Ctx) &&
+      !runsOnData(Forward, Function, Facts.callers(Ctx), Ctx) && discarded() &&
+      llvm::none_of(Holders, [](const ValueDecl *D) {
+        const auto *Var = dyn_cast<VarDecl>(D);
+        return !Var || !Var->hasLocalStorage();
+      }))
     return;
   // A unit test that runs the model once keeps nothing past the test; so
   // does a hand-written test function, unless it puts the model in

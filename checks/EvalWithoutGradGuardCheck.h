@@ -85,9 +85,14 @@ private:
                     analysis::HistoryAnalysis &History);
   void report(const clang::FunctionDecl *Function, const Finding &F);
   /// Whether \p Method is a helper of a model that returns what a forward
-  /// pass of its own computes (see the .cpp); answered once per method.
+  /// pass of its own computes, or a method of a class that holds a model
+  /// and whose result some call differentiates (see the .cpp); answered
+  /// once per method.
   bool isForwardWrapper(const clang::FunctionDecl *Method,
                         clang::ASTContext &Ctx);
+  bool resultDifferentiatedByACall(const clang::CXXMethodDecl *MD,
+                                   clang::ASTContext &Ctx);
+  bool makesGraphElsewhere(const clang::CXXMethodDecl *MD);
 
   const std::string GuardType;
   /// Why the FunctionSummaries file could not be read (said once).

@@ -314,6 +314,34 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
           Out.addBackward(FunctionSummaries::keyOf(FD), At);
       }
   }
+  // For a method of a class that is no module (one that holds a model and
+  // returns what it computes), whether a call of it here may differentiate
+  // its result: a unit that calls it elsewhere and only reads the result
+  // learns that the result serves training too (see the evaluation
+  // check's forwards by another name). The calls of a function defined in
+  // a header are used()'s, from every unit.
+  {
+    std::optional<HistoryAnalysis> History;
+    for (const FunctionDecl *FD : Finder.Found) {
+      const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+      if (!Method || Method->isStatic() || isModuleClass(Method->getParent()) ||
+          Method->getParent()->isLambda() || callsSummarised(FD, SM))
+        continue;
+      auto Calls = Sites.of(FD);
+      if (!Calls)
+        continue;
+      for (const CallExpr *Call : *Calls) {
+        if (!History)
+          History.emplace(Ctx, &Sites, Options);
+        if (callerMayDifferentiate(Call, Ctx, Sites, /*OpaqueCallsMay=*/false,
+                                   &*History)) {
+          Out.addDifferentiatedWhereDefined(FunctionSummaries::keyOf(FD),
+                                            Where(Call));
+          break;
+        }
+      }
+    }
+  }
   if (Finder.Found.empty())
     return Out;
   HistoryOptions WithHistory = Options, WithNone = Options;

@@ -41,12 +41,14 @@ RecordSummaryQueries::~RecordSummaryQueries() { Recording = Previous; }
 // for), "c:<function>" (the grad mode it is called in; "C:" when calls
 // with grad mode on answer as no call does), "m:<member>", "r:<member>"
 // (what its reads do with it), "d:<function>" (the parameters it may
-// differentiate) and "b:<function>" (whether it runs a backward pass of its
-// own).
+// differentiate), "b:<function>" (whether it runs a backward pass of its
+// own) and "o:<function>" (whether a call in its own unit differentiates
+// its result).
 static constexpr const char *ReturnsQuery = "f:", *UsedQuery = "u:",
                             *CalledQuery = "c:", *CalledOffQuery = "C:",
                             *MemberQuery = "m:", *MemberReadQuery = "r:",
-                            *ParametersQuery = "d:", *BackwardQuery = "b:";
+                            *ParametersQuery = "d:", *BackwardQuery = "b:",
+                            *OwnDifferentiatedQuery = "o:";
 static std::string passedQuery(llvm::StringRef Key, unsigned Index) {
   return "p:" + std::to_string(Index) + ":" + Key.str();
 }
@@ -298,6 +300,23 @@ void FunctionSummaries::addBackward(const std::string &Key, llvm::StringRef At) 
     It->second = At.str();
 }
 
+const std::string *
+FunctionSummaries::differentiatedWhereDefined(const FunctionDecl *FD) const {
+  if (!FD || (!Recording && OwnDifferentiated.empty()))
+    return nullptr;
+  std::string Key = keyOf(FD);
+  record(OwnDifferentiatedQuery, Key);
+  auto It = OwnDifferentiated.find(Key);
+  return It == OwnDifferentiated.end() ? nullptr : &It->second;
+}
+
+void FunctionSummaries::addDifferentiatedWhereDefined(const std::string &Key,
+                                                      llvm::StringRef At) {
+  auto [It, New] = OwnDifferentiated.try_emplace(Key, At.str());
+  if (!New && !At.empty() && (It->second.empty() || At < It->second))
+    It->second = At.str();
+}
+
 void FunctionSummaries::addCalled(const std::string &Key,
                                   CalledSummary::Mode Mode,
                                   llvm::StringRef At) {
@@ -340,6 +359,8 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
     addParameters(Key, May);
   for (const auto &[Key, At] : Other.Backward)
     addBackward(Key, At);
+  for (const auto &[Key, At] : Other.OwnDifferentiated)
+    addDifferentiatedWhereDefined(Key, At);
 }
 
 void FunctionSummaries::mergeReferences(const FunctionSummaries &Other) {
@@ -397,6 +418,10 @@ std::string FunctionSummaries::answerTo(llvm::StringRef Query) const {
   if (Query.consume_front(BackwardQuery)) {
     auto It = Backward.find(Query.str());
     return It == Backward.end() ? "-" : "backward " + It->second;
+  }
+  if (Query.consume_front(OwnDifferentiatedQuery)) {
+    auto It = OwnDifferentiated.find(Query.str());
+    return It == OwnDifferentiated.end() ? "-" : "differentiated " + It->second;
   }
   if (Query.consume_front(MemberQuery)) {
     auto It = Members.find(Query.str());
@@ -479,6 +504,8 @@ llvm::json::Value FunctionSummaries::toJSON() const {
     Keys.insert(Entry.first);
   for (const auto &Entry : Backward)
     Keys.insert(Entry.first);
+  for (const auto &Entry : OwnDifferentiated)
+    Keys.insert(Entry.first);
   llvm::json::Array List;
   for (const std::string &Key : Keys) {
     llvm::json::Array Returns, PassedList;
@@ -518,6 +545,9 @@ llvm::json::Value FunctionSummaries::toJSON() const {
     }
     if (auto It = Backward.find(Key); It != Backward.end())
       Entry["runs_backward"] = llvm::json::Object{{"at", It->second}};
+    if (auto It = OwnDifferentiated.find(Key); It != OwnDifferentiated.end())
+      Entry["differentiated_where_defined"] =
+          llvm::json::Object{{"at", It->second}};
     List.push_back(std::move(Entry));
   }
   llvm::json::Array MemberList;
@@ -670,6 +700,17 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
         return false;
       }
       Out.addBackward(Key->str(), *At);
+    }
+    // Optional likewise.
+    if (const llvm::json::Value *OV = F->get("differentiated_where_defined")) {
+      const llvm::json::Object *D = OV->getAsObject();
+      std::optional<llvm::StringRef> At = D ? D->getString("at") : std::nullopt;
+      if (!At) {
+        Error = "a malformed summary of the calls of '" + Key->str() +
+                "' in its own unit";
+        return false;
+      }
+      Out.addDifferentiatedWhereDefined(Key->str(), *At);
     }
   }
   // Optional: files written before members were summarised have none.

@@ -118,6 +118,12 @@ public:
   /// its own (in its body or in a function it calls), as
   /// `file:line:column`; null when no unit says it does.
   const std::string *runsBackward(const clang::FunctionDecl *FD) const;
+  /// Where a call of \p FD in the unit that defines it may differentiate
+  /// what it returns (the first such call, `file:line:column`), as that
+  /// unit's summary says; null when none does or no unit says. The calls
+  /// in other units are used()'s.
+  const std::string *
+  differentiatedWhereDefined(const clang::FunctionDecl *FD) const;
   /// What the methods of another unit may leave in member \p Field of
   /// their class (Carries::graph(), and where the first such write is).
   const PassedSummary *member(const clang::FieldDecl *Field) const;
@@ -130,7 +136,7 @@ public:
     return Functions.empty() && Passed.empty() && Members.empty() &&
            MemberReads.empty() &&
            Used.empty() && Called.empty() && Parameters.empty() &&
-           Backward.empty();
+           Backward.empty() && OwnDifferentiated.empty();
   }
   bool hasPassed() const { return !Passed.empty(); }
 
@@ -189,6 +195,11 @@ public:
   /// backward pass of its own at \p At.
   void addBackward(const std::string &Key, llvm::StringRef At);
 
+  /// Records that a call at \p At of the function \p Key, in the unit that
+  /// defines it, may differentiate what it returns.
+  void addDifferentiatedWhereDefined(const std::string &Key,
+                                     llvm::StringRef At);
+
   /// Records that a method defined in the unit may leave history (\p C)
   /// in the member \p Key (its qualified name), written at \p At.
   void addMember(const std::string &Key, Carries C, llvm::StringRef At);
@@ -241,6 +252,9 @@ private:
   std::map<std::string, std::set<unsigned>> Parameters;
   /// Per function that runs a backward pass of its own: where.
   std::map<std::string, std::string> Backward;
+  /// Per function a call in its own unit differentiates the result of:
+  /// where.
+  std::map<std::string, std::string> OwnDifferentiated;
 };
 
 /// While one lives, every summary a lookup of this thread asks for (found
