@@ -284,37 +284,43 @@ void FunctionSummaries::addParameters(const std::string &Key,
   Parameters[Key].insert(May.begin(), May.end());
 }
 
-const std::string *FunctionSummaries::runsBackward(const FunctionDecl *FD) const {
-  if (!FD || (!Recording && Backward.empty()))
+/// The place \p Witnesses records for \p FD, asked as \p Query.
+static const std::string *
+witnessOf(const std::map<std::string, std::string> &Witnesses,
+          const char *Query, const FunctionDecl *FD) {
+  if (!FD || (!Recording && Witnesses.empty()))
     return nullptr;
-  std::string Key = keyOf(FD);
-  record(BackwardQuery, Key);
-  auto It = Backward.find(Key);
-  return It == Backward.end() ? nullptr : &It->second;
+  std::string Key = FunctionSummaries::keyOf(FD);
+  record(Query, Key);
+  auto It = Witnesses.find(Key);
+  return It == Witnesses.end() ? nullptr : &It->second;
+}
+
+/// Keeps \p At as \p Key's witness in \p Witnesses when it is the first
+/// place, whatever order the units are merged in.
+static void addWitness(std::map<std::string, std::string> &Witnesses,
+                       const std::string &Key, llvm::StringRef At) {
+  auto [It, New] = Witnesses.try_emplace(Key, At.str());
+  if (!New && !At.empty() && (It->second.empty() || At < It->second))
+    It->second = At.str();
+}
+
+const std::string *FunctionSummaries::runsBackward(const FunctionDecl *FD) const {
+  return witnessOf(Backward, BackwardQuery, FD);
 }
 
 void FunctionSummaries::addBackward(const std::string &Key, llvm::StringRef At) {
-  // The witness: the first place, whatever order the units are merged in.
-  auto [It, New] = Backward.try_emplace(Key, At.str());
-  if (!New && !At.empty() && (It->second.empty() || At < It->second))
-    It->second = At.str();
+  addWitness(Backward, Key, At);
 }
 
 const std::string *
 FunctionSummaries::differentiatedWhereDefined(const FunctionDecl *FD) const {
-  if (!FD || (!Recording && OwnDifferentiated.empty()))
-    return nullptr;
-  std::string Key = keyOf(FD);
-  record(OwnDifferentiatedQuery, Key);
-  auto It = OwnDifferentiated.find(Key);
-  return It == OwnDifferentiated.end() ? nullptr : &It->second;
+  return witnessOf(OwnDifferentiated, OwnDifferentiatedQuery, FD);
 }
 
 void FunctionSummaries::addDifferentiatedWhereDefined(const std::string &Key,
                                                       llvm::StringRef At) {
-  auto [It, New] = OwnDifferentiated.try_emplace(Key, At.str());
-  if (!New && !At.empty() && (It->second.empty() || At < It->second))
-    It->second = At.str();
+  addWitness(OwnDifferentiated, Key, At);
 }
 
 void FunctionSummaries::addCalled(const std::string &Key,
