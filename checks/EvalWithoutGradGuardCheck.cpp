@@ -150,101 +150,6 @@ bool writesOutside(const CompoundStmt *Block, const ASTContext &Ctx,
   return Finder.Found;
 }
 
-/// What statements of \p Loop write a copy of \p Forward's value cut from
-/// the graph into, at that very store (`total += model(x).sum().detach();`,
-/// `outs.push_back(y.detach());` where \p WithHistory, the variables its
-/// history reaches, holds `y`): the form the growth checks' fix leaves,
-/// whose finding stood for the loop. The target of an assignment, or the
-/// object of a method call.
-static analysis::DeclSet cutStores(const Expr *Forward,
-                                   const analysis::DeclSet &WithHistory,
-                                   const Stmt *Loop, ASTContext &Ctx) {
-  class Cuts : public analysis::StmtWalk {
-  public:
-    Cuts(const Expr *Forward, const analysis::DeclSet &WithHistory)
-        : Forward(Forward), WithHistory(WithHistory) {}
-    const Expr *Forward;
-    const analysis::DeclSet &WithHistory;
-    llvm::SmallVector<const Expr *, 4> Found;
-    bool visit(Stmt *S) override {
-      const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
-      const auto *Method = Call ? Call->getMethodDecl() : nullptr;
-      if (!Method || !Method->getIdentifier() || Method->getName() != "detach")
-        return true;
-      const Expr *Object = Call->getImplicitObjectArgument();
-      if (analysis::contains(Object, Forward) ||
-          llvm::any_of(WithHistory, [&](const ValueDecl *D) {
-            return analysis::mentions(Object, D);
-          }))
-        Found.push_back(Call);
-      return true;
-    }
-  } Finder(Forward, WithHistory);
-  Finder.walk(Loop);
-  analysis::DeclSet Targets;
-  for (const Expr *Cut : Finder.Found) {
-    const Expr *Top = Cut;
-    for (unsigned Depth = 0; Depth < 32; ++Depth) {
-      auto Parents = Ctx.getParents(*Top);
-      const auto *Parent = Parents.empty() ? nullptr : Parents[0].get<Expr>();
-      if (!Parent)
-        break;
-      Top = Parent;
-    }
-    Top = Top->IgnoreImplicit(); // past the full expression's cleanups
-    const Expr *Target = nullptr;
-    if (const auto *Op = dyn_cast<BinaryOperator>(Top);
-        Op && Op->isAssignmentOp())
-      Target = Op->getLHS();
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Top);
-             Op && Op->isAssignmentOp() && Op->getNumArgs() == 2)
-      Target = Op->getArg(0);
-    else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Top);
-             Call && Call != Cut)
-      Target = Call->getImplicitObjectArgument();
-    if (const ValueDecl *D =
-            Target ? analysis::referencedDecl(Target->IgnoreParenImpCasts())
-                   : nullptr)
-      Targets.insert(D);
-  }
-  return Targets;
-}
-
-/// Whether \p Forward's value is kept from one iteration of the loop
-/// around it to the next, growing: a holder declared outside that loop
-/// that the loop adds to (`total += loss`, `outputs.push_back(y)`, `h =
-/// cell(x, h)`) and that its history reaches, or that is given a copy cut
-/// at the store (`total += loss.detach()`, what the growth checks' fix
-/// leaves). That is the growth checks' finding. A holder the loop only
-/// replaces (`avg = loss / n;`) holds one iteration's graph at a time, and
-/// one given copies detached before the store (`auto v =
-/// value(s).detach(); buffer.push_back({s, v});`) holds none: no growth
-/// check reports those, and the forward is evaluation code as any other.
-/// A member, which outlives the call as well, is taken as kept.
-bool keptAcrossIterations(const Expr *Forward,
-                          analysis::HistoryAnalysis &History, ASTContext &Ctx) {
-  const Stmt *Loop = analysis::innermostLoop(Forward, Ctx);
-  if (!Loop)
-    return false;
-  const SourceManager &SM = Ctx.getSourceManager();
-  analysis::DeclSet WithHistory;
-  analysis::DeclSet Holders =
-      analysis::writtenInto(Forward, Ctx, &WithHistory);
-  analysis::DeclSet CutInto = cutStores(Forward, WithHistory, Loop, Ctx);
-  Holders.insert(CutInto.begin(), CutInto.end());
-  return llvm::any_of(Holders, [&](const ValueDecl *D) {
-    if (!analysis::holdsTensorsOrFields(D->getType()) ||
-        SM.isPointWithin(D->getLocation(), Loop->getBeginLoc(),
-                         Loop->getEndLoc()))
-      return false;
-    const auto *Var = dyn_cast<VarDecl>(D);
-    if (!Var || !Var->isLocalVarDecl())
-      return true;
-    return (WithHistory.contains(D) || CutInto.contains(D)) &&
-           !analysis::onlyReplacedIn(History, Var, Loop, Ctx);
-  });
-}
-
 /// Whether every other forward pass in \p Scope is discarded as well: a
 /// scope that keeps, returns or hands on another forward's result does
 /// autograd work (a Jacobian built with create_graph), and a guard there
@@ -888,16 +793,17 @@ void EvalWithoutGradGuardCheck::onStartOfTranslationUnit() {
 }
 
 /// Whether a call of \p MD may differentiate what it returns: one in the
-/// unit (D asks where its result goes), or one in another unit or in the
-/// unit that defines it, as the project's summaries say.
+/// unit (D asks where its result goes, the question the Summariser asks of
+/// the calls in the defining unit), or one in another unit or in the unit
+/// that defines it, as the project's summaries say.
 bool EvalWithoutGradGuardCheck::resultDifferentiatedByACall(
     const CXXMethodDecl *MD, ASTContext &Ctx) {
   const analysis::CallSites &Callers = Facts.callers(Ctx);
   analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
   if (auto Sites = Callers.of(MD))
     for (const CallExpr *Site : *Sites)
-      if (analysis::mayBeDifferentiated(Site, Ctx, Callers,
-                                        /*OpaqueCallsMay=*/false, &History))
+      if (analysis::callerMayDifferentiate(Site, Ctx, Callers,
+                                           /*OpaqueCallsMay=*/false, &History))
         return true;
   const analysis::FunctionSummaries *Summaries =
       HistoryOpts.Summaries.get();
@@ -1208,7 +1114,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       temporaryGuardBefore(dyn_cast<CompoundStmt>(Function->getBody()), Forward,
                            Ctx)
           .At.isInvalid() &&
-      discarded() && !keptAcrossIterations(Forward, History, Ctx)) {
+      discarded()) {
     // What a guard would cover: the function, or in one that trains, the
     // block around the forward when that block trains nothing.
     const Stmt *Body = Function->getBody();

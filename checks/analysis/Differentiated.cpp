@@ -24,7 +24,7 @@ namespace {
 /// The variables and fields \p E's value is stored into where it is
 /// written: `auto v = E`, `v = E`, `v.push_back(E)`, `std::tie(a, b) = E`,
 /// `auto [a, b] = E`.
-DeclSet storedInto(const Expr *E, ASTContext &Ctx, bool ThroughCuts = false) {
+DeclSet storedInto(const Expr *E, ASTContext &Ctx) {
   DeclSet Result;
   DynTypedNode Node = DynTypedNode::create(*E);
   // Up to the statement: real headers wrap each operand of an operator in
@@ -63,7 +63,7 @@ DeclSet storedInto(const Expr *E, ASTContext &Ctx, bool ThroughCuts = false) {
     // A copy cut from the graph (`auto old = E.detach()`) stores none of
     // its history.
     const auto *ParentExpr = Parent.get<Expr>();
-    if (!ParentExpr || (!ThroughCuts && cutsHistory(ParentExpr, Ctx)))
+    if (!ParentExpr || cutsHistory(ParentExpr, Ctx))
       break;
     Node = Parent;
   }
@@ -72,8 +72,8 @@ DeclSet storedInto(const Expr *E, ASTContext &Ctx, bool ThroughCuts = false) {
 
 /// What holds \p E's value where it is made: the variables and fields it is
 /// stored into (storedInto), and the variable \p E names, if any.
-DeclSet heldBy(const Expr *E, ASTContext &Ctx, bool ThroughCuts = false) {
-  DeclSet Held = storedInto(E, Ctx, ThroughCuts);
+DeclSet heldBy(const Expr *E, ASTContext &Ctx) {
+  DeclSet Held = storedInto(E, Ctx);
   if (const ValueDecl *D = referencedDecl(E))
     Held.insert(D);
   return Held;
@@ -836,17 +836,6 @@ bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
   if (ReadAt)
     *ReadAt = Result ? Question.ReadAt : "";
   return Result;
-}
-
-DeclSet writtenInto(const Expr *E, ASTContext &Ctx, DeclSet *WithHistory) {
-  const FunctionDecl *Function = enclosingFunction(E, Ctx);
-  const Stmt *Body = Function ? Function->getBody() : nullptr;
-  if (!Body)
-    return {};
-  TensorSources Sources(Body);
-  if (WithHistory)
-    *WithHistory = Sources.historyFrom(heldBy(E, Ctx), Ctx);
-  return Sources.historyFrom(heldBy(E, Ctx, /*ThroughCuts=*/true), Ctx);
 }
 
 bool returnsHistoryOf(const Expr *E, const FunctionDecl *Function,

@@ -105,15 +105,6 @@ bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
                       std::string *ElsewhereAt = nullptr,
                       std::string *ReadAt = nullptr);
 
-/// The variables and fields of its function that \p E's value is written
-/// into where it is made, copies cut from the graph included (`total +=
-/// model(x).sum().detach()` writes into `total`), and those computed from
-/// them: what keeps some of it, history or not. \p WithHistory, when
-/// given, receives the same without the copies cut from the graph: those
-/// that \p E's history reaches (`total` above is not one).
-DeclSet writtenInto(const clang::Expr *E, clang::ASTContext &Ctx,
-                    DeclSet *WithHistory = nullptr);
-
 /// Whether \p E's history (an expression of function \p Function) leaves
 /// the function through a return statement: what it returns is computed
 /// from \p E other than through a copy cut from the graph (a decoder that

@@ -73,7 +73,8 @@ eval_ = os.path.join(repo, "src", "eval.cpp")
 model = os.path.join(repo, "include", "model.h")
 for path, old, new in ((train, "epoch_loss += loss;", "epoch_loss += loss.item<float>();"),
                        (eval_, "model->eval();", "model->eval();\n  torch::NoGradGuard no_grad;"),
-                       (model, "total += model(x).sum();", "total += model(x).sum().detach();")):
+                       (model, "  torch::Tensor total = torch::zeros({});",
+                        "  torch::NoGradGuard no_grad;\n  torch::Tensor total = torch::zeros({});")):
     text = open(path).read()
     open(path, "w").write(text.replace(old, new))
 run(["git", "add", "."], repo)

@@ -1,12 +1,13 @@
 // RUN: %check_torch_tidy %s torch-eval-without-grad-guard %t
 
-// A value kept from one iteration to the next is left to the growth checks
-// only when it grows with the forward's history (added to, appended to,
-// fed back, or given copies cut at the store as the growth checks' fix
-// leaves). A test loss that each epoch replaces holds one graph at a time,
-// and a rollout buffer of values detached before the store holds none: no
-// growth check reports either, and the forward that made them, with no
-// guard, is evaluation code.
+// What the forward's value is kept in does not decide whether the forward
+// is evaluation code: a test loss that each epoch replaces, a rollout
+// buffer of values detached before the store, a total added to across
+// iterations, a vector of outputs gathered and returned, copies cut at the
+// store, a recurrent state fed back. Where nothing differentiates what is
+// kept, the forward, with no guard, records graphs for nothing, and the
+// guard is the fix for all of it. Where the kept value grows with the
+// forward's history, the growth checks report the store as well.
 
 #include <torch/torch.h>
 #include <tuple>
@@ -56,20 +57,26 @@ void rollout(Net &value, Net &policy, int steps) {
   }
 }
 
-// Added to across iterations: torch-graph-accumulation's finding.
+// Added to across iterations: torch-graph-accumulation reports the store
+// too.
 float sum_losses(Net &net, const std::vector<torch::Tensor> &xs) {
   torch::Tensor total = torch::zeros({1});
   for (const auto &x : xs)
     total += net->forward(x).sum();
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code
+  // CHECK-MESSAGES: :[[@LINE-2]]:14: note: its result is only read as numbers or detached and dropped in 'sum_losses'
   return total.item<float>();
 }
 
 // A running total of copies cut at the store, the form the growth check's
-// fix leaves: its finding stood for the loop, and a second run stays quiet.
+// fix leaves: the graph of each forward is still recorded, for nothing.
 float sum_detached(Net &net, const std::vector<torch::Tensor> &xs) {
   torch::Tensor total = torch::zeros({1});
   for (const auto &x : xs)
     total += net->forward(x).sum().detach();
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code
+  // CHECK-FIXES: float sum_detached(Net &net, const std::vector<torch::Tensor> &xs) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
   return total.item<float>();
 }
 
@@ -78,17 +85,33 @@ std::vector<torch::Tensor> gather_detached(Net &net,
   std::vector<torch::Tensor> outs;
   for (const auto &x : xs) {
     auto y = net->forward(x);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code
     outs.push_back(y.detach());
   }
   return outs;
 }
 
-// Fed back: a recurrent state, the growth checks' too.
+// Fed back: a recurrent state, reported by the growth checks too.
 float unroll(Net &net, torch::Tensor state, int steps) {
   for (int t = 0; t < steps; ++t)
     state = net->forward(state).repeat({1, 4});
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: the model runs forward in evaluation code
   return state.sum().item<float>();
 }
+
+// An ensemble's outputs gathered over its members and returned: the caller
+// only reads the result, so each member's forward recorded a graph for
+// nothing.
+struct Ensemble {
+  std::vector<Net> members;
+  torch::Tensor predict(const torch::Tensor &x) {
+    std::vector<torch::Tensor> outs;
+    for (size_t i = 0; i < members.size(); ++i)
+      outs.push_back(members[i]->forward(x));
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: the model runs forward in evaluation code
+    return torch::cat(outs, 1);
+  }
+};
 
 void run(Net &net, Net &policy, torch::optim::SGD &opt,
          const std::vector<torch::Tensor> &xs) {
@@ -98,4 +121,6 @@ void run(Net &net, Net &policy, torch::optim::SGD &opt,
   sum_detached(net, xs);
   gather_detached(net, xs);
   unroll(net, xs[0], 10);
+  Ensemble ensemble;
+  std::printf("%ld\n", ensemble.predict(xs[0]).argmax().item<long>());
 }
