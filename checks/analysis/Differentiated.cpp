@@ -126,19 +126,75 @@ bool runByTestHarness(const LambdaExpr *Lambda, ASTContext &Ctx) {
          (HandOff.Call && isTestHarnessFunction(HandOff.Call->getDirectCallee()));
 }
 
+/// Whether \p V is handed to a method of the user's class whose body is in
+/// another unit, and the project's summaries say that no method of that
+/// unit leaves history in any member of the class (`buffer.add(state,
+/// action)` whose body stores `action.detach().clone()`): the object keeps
+/// none of what it is handed. The summaries must also say that a call
+/// passes that parameter a graph: what a method leaves in a member was
+/// worked out from what its callers pass, and with no graph passed, none
+/// could be left. Without the summaries, or when one member may hold a
+/// graph, the object is taken to keep every tensor it is handed.
+static bool handedToAKeeperOfNoHistory(const Expr *V, ASTContext &Ctx,
+                                       const FunctionSummaries &Summaries) {
+  auto Parents = Ctx.getParents(*V);
+  const auto *Call =
+      Parents.empty() ? nullptr : Parents[0].get<CXXMemberCallExpr>();
+  const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+  if (!MD || MD->isStatic() || isLibraryFunction(MD) ||
+      isModuleClass(MD->getParent()) ||
+      !bodyIsElsewhere(MD, Ctx.getSourceManager()))
+    return false;
+  unsigned Index = 0;
+  while (Index < Call->getNumArgs() && Call->getArg(Index) != V)
+    ++Index;
+  if (Index == Call->getNumArgs())
+    return false;
+  // The unit that defines it was summarised (it says what the method
+  // differentiates), knowing that a graph comes in.
+  std::optional<PassedSummary> In = Summaries.passed(MD, Index);
+  if (!Summaries.differentiatesParameter(MD, Index) || !In ||
+      !In->Passed.mayHoldGraph())
+    return false;
+  const CXXRecordDecl *Class = MD->getParent()->getDefinition();
+  if (!Class)
+    return false;
+  llvm::SmallVector<const CXXRecordDecl *, 4> Work{Class};
+  for (unsigned I = 0; I < Work.size() && I < 16; ++I) {
+    for (const FieldDecl *Field : Work[I]->fields())
+      if (const PassedSummary *Left = Summaries.member(Field);
+          Left && Left->Passed.mayHoldGraph())
+        return false;
+    for (const CXXBaseSpecifier &Base : Work[I]->bases()) {
+      const CXXRecordDecl *RD = Base.getType()->getAsCXXRecordDecl();
+      if (!RD || !(RD = RD->getDefinition()))
+        return false; // a base out of view may keep it
+      Work.push_back(RD);
+    }
+  }
+  return true;
+}
+
 /// Lets \p Sources follow no call of a function of the user's, its body
 /// in view, that \p History knows returns no history there (one that
 /// computes its result under its own guard): what is computed from it
-/// takes none along.
+/// takes none along. Nor what a method whose body is elsewhere is handed,
+/// when the summaries say its class keeps no history
+/// (handedToAKeeperOfNoHistory).
 void cutWhatCarriesNothing(TensorSources &Sources, HistoryAnalysis *History) {
   if (History)
     Sources.alsoCut([History](const Expr *V) {
+      if (!holdsTensorsOrFields(V->getType()))
+        return false;
       const auto *Call = dyn_cast<CallExpr>(V);
       const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
       const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
-      return Def && Def->hasBody() && !isLibraryFunction(Def) &&
-             holdsTensorsOrFields(V->getType()) &&
-             History->history(V) == Carries::none();
+      if (Def && Def->hasBody() && !isLibraryFunction(Def) &&
+          History->history(V) == Carries::none())
+        return true;
+      const FunctionSummaries *Summaries = History->options().Summaries.get();
+      return Summaries &&
+             handedToAKeeperOfNoHistory(V, History->context(), *Summaries);
     });
 }
 
