@@ -1117,6 +1117,65 @@ static bool iteratesOverPiecesOfTensor(const Stmt *Loop,
   return !Runs.Found;
 }
 
+/// Whether \p T is a standard container or an array of modules (an
+/// ensemble's `std::vector<torch::jit::Module>`, a multi-agent system's
+/// `std::vector<Actor>`, shared pointers to modules).
+static bool holdsModules(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const ArrayType *Array = T->getAsArrayTypeUnsafe())
+    return isModuleClass(recordOf(Array->getElementType(), /*ThroughPointer=*/true));
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      recordOf(T, /*ThroughPointer=*/false));
+  if (!Spec || !Spec->isInStdNamespace() || Spec->getTemplateArgs().size() == 0)
+    return false;
+  const TemplateArgument &Element = Spec->getTemplateArgs()[0];
+  return Element.getKind() == TemplateArgument::Type &&
+         isModuleClass(recordOf(Element.getAsType(), /*ThroughPointer=*/true));
+}
+
+/// Whether \p Loop runs each module of a collection in turn: a range-for
+/// over a container of modules, or a counted loop whose body indexes one
+/// with its counter (`models[i].forward(x)`, `actors_[i]->sample(obs[i])`).
+/// What it gathers has one term per module (an ensemble's outputs, one
+/// action per agent), bounded by the collection, not by time.
+static bool iteratesOverModules(const Stmt *Loop) {
+  if (const auto *Range = dyn_cast_or_null<CXXForRangeStmt>(Loop))
+    return Range->getRangeInit() &&
+           holdsModules(Range->getRangeInit()->getType());
+  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+  const auto *Init = For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
+  const auto *Counter =
+      Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                                   : nullptr;
+  if (!Counter || !Counter->getType()->isIntegerType())
+    return false;
+  class Indexing : public StmtWalk {
+  public:
+    explicit Indexing(const VarDecl *Counter) : Counter(Counter) {}
+    bool Found = false;
+    bool visit(Stmt *S) override {
+      const Expr *Base = nullptr, *Index = nullptr;
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+          Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+        Base = Op->getArg(0);
+        Index = Op->getArg(1);
+      } else if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(S)) {
+        Base = Sub->getBase();
+        Index = Sub->getIdx();
+      }
+      if (Base && holdsModules(Base->IgnoreParenImpCasts()->getType()) &&
+          mentions(Index, Counter))
+        Found = true;
+      return !Found;
+    }
+
+  private:
+    const VarDecl *Counter;
+  } Found(Counter);
+  Found.walk(For->getBody());
+  return Found.Found;
+}
+
 /// Whether \p L's target, a local that outlives the iterations of its loop,
 /// also outlives those of a loop around that one (gathered across epochs).
 static bool outlivesEnclosingLoop(const Lifetime &L, ASTContext &Ctx) {
@@ -1362,7 +1421,8 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
                                 History);
   if (L.Kind == Lifetime::Loop)
     return iteratesOverModel(L.LoopStmt) ||
-           (iteratesOverPiecesOfTensor(L.LoopStmt, History.options().names()) &&
+           ((iteratesOverPiecesOfTensor(L.LoopStmt, History.options().names()) ||
+             iteratesOverModules(L.LoopStmt)) &&
             !outlivesEnclosingLoop(L, Ctx)) ||
            consumedAfterLoop(L, Ctx, History) ||
            consumedAndResetInLoop(L, Ctx) ||
