@@ -49,6 +49,8 @@ void collect(Net &model, const std::vector<torch::Tensor> &batches,
     outputs.push_back(model->forward(batch));
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'outputs' outlives the call and each time a tensor that carries autograd history is stored in it
   // CHECK-FIXES: outputs.push_back(model->forward(batch).detach());
+  // Nothing differentiates what it keeps: evaluation code, too.
+  // CHECK-MESSAGES: :[[@LINE-4]]:23: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode
 }
 
 // The caller keeps every epoch's outputs in one vector.
