@@ -19,13 +19,14 @@ namespace project {{
 
 inline torch::Tensor sum_all(torch::nn::Linear &m,
                              const std::vector<torch::Tensor> &xs) {{
+#if {condition}
+  // Nothing guards the forwards below: each one's graph is kept.
+#else
+  torch::NoGradGuard no_grad;
+#endif
   torch::Tensor {total} = torch::zeros({{}});
   for (const auto &x : xs)
-#if {condition}
     {total} += m(x).sum();
-#else
-    {total} += m(x).sum().detach();
-#endif
   return {total}.detach();
 }}
 
