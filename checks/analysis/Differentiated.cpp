@@ -127,22 +127,25 @@ bool runByTestHarness(const LambdaExpr *Lambda, ASTContext &Ctx) {
 }
 
 /// Whether \p V is handed to a method of the user's class whose body is in
-/// another unit, and the project's summaries say that no method of that
-/// unit leaves history in any member of the class (`buffer.add(state,
-/// action)` whose body stores `action.detach().clone()`): the object keeps
-/// none of what it is handed. The summaries must also say that a call
-/// passes that parameter a graph: what a method leaves in a member was
-/// worked out from what its callers pass, and with no graph passed, none
-/// could be left. Without the summaries, or when one member may hold a
-/// graph, the object is taken to keep every tensor it is handed.
+/// another unit, returns no tensor, and of which the project's summaries
+/// say that no method of its unit leaves history in any member of the
+/// class (`buffer.add(state, action)` whose body stores
+/// `action.detach().clone()`): the object keeps none of what it is handed.
+/// The summaries must also say that a call passes that parameter a graph:
+/// what a method leaves in a member was worked out from what its callers
+/// pass, and with no graph passed, none could be left. Without the
+/// summaries, or when one member may hold a graph, the object is taken to
+/// keep every tensor it is handed.
 static bool handedToAKeeperOfNoHistory(const Expr *V, ASTContext &Ctx,
                                        const FunctionSummaries &Summaries) {
   auto Parents = Ctx.getParents(*V);
   const auto *Call =
       Parents.empty() ? nullptr : Parents[0].get<CXXMemberCallExpr>();
   const CXXMethodDecl *MD = Call ? Call->getMethodDecl() : nullptr;
+  // What it returns may be what it is handed: only a method that returns
+  // no tensor is asked.
   if (!MD || MD->isStatic() || isLibraryFunction(MD) ||
-      isModuleClass(MD->getParent()) ||
+      isModuleClass(MD->getParent()) || mayHoldTensors(MD->getReturnType()) ||
       !bodyIsElsewhere(MD, Ctx.getSourceManager()))
     return false;
   unsigned Index = 0;

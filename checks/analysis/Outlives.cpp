@@ -1123,7 +1123,8 @@ static bool iteratesOverPiecesOfTensor(const Stmt *Loop,
 static bool holdsModules(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
   if (const ArrayType *Array = T->getAsArrayTypeUnsafe())
-    return isModuleClass(recordOf(Array->getElementType(), /*ThroughPointer=*/true));
+    return isModuleClass(
+        recordOf(Array->getElementType(), /*ThroughPointer=*/true));
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       recordOf(T, /*ThroughPointer=*/false));
   if (!Spec || !Spec->isInStdNamespace() || Spec->getTemplateArgs().size() == 0)
@@ -1421,7 +1422,8 @@ bool isBoundedOnPurpose(const Lifetime &L, const Stmt *At, ASTContext &Ctx,
                                 History);
   if (L.Kind == Lifetime::Loop)
     return iteratesOverModel(L.LoopStmt) ||
-           ((iteratesOverPiecesOfTensor(L.LoopStmt, History.options().names()) ||
+           ((iteratesOverPiecesOfTensor(L.LoopStmt,
+                                        History.options().names()) ||
              iteratesOverModules(L.LoopStmt)) &&
             !outlivesEnclosingLoop(L, Ctx)) ||
            consumedAfterLoop(L, Ctx, History) ||
