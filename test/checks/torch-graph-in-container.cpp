@@ -211,9 +211,11 @@ void through_a_helper(torch::nn::Linear &model, const std::vector<torch::Tensor>
 
 void in_a_macro(torch::nn::Linear &model, const torch::Tensor &x) {
   std::vector<torch::Tensor> outputs;
-  for (int i = 0; i < 10; ++i)
-    KEEP(outputs, model(x));
+  for (int i = 0; i < 10; ++i) {
+    auto y = model(x);
+    KEEP(outputs, y);
     // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'outputs' outlives the iteration and each time a tensor that carries autograd
+  }
 }
 
 // ---- Not flagged ------------------------------------------------------------
