@@ -50,23 +50,58 @@ def byte_offset(text, position):
 MACRO_NOTE = re.compile(r"^expanded from macro '(\w+)'$")
 
 
+def body_start(text, macro):
+    """1-based line and column of the first token of MACRO's replacement
+    list, where the file defines it; None otherwise."""
+    lines = text.split("\n")
+    pattern = re.compile(r"^\s*#\s*define\s+%s\b(\([^)]*\))?\s*" % macro)
+    for number, line in enumerate(lines, 1):
+        m = pattern.match(line)
+        if m:
+            return number, len(line[:m.end()].encode("utf-8")) + 1
+    return None
+
+
 def in_macro(text, finding):
-    """clangd shows a finding made inside a macro expansion where the macro
-    is invoked in the main file, without clang's "expanded from macro" notes;
-    torch-tidy, as clang-tidy, where the code is spelled. Moves a torch-tidy
-    finding to the invocation (the last `NAME(` on its line that starts at or
-    before it)."""
-    macros = [MACRO_NOTE.match(n[2]).group(1) for n in finding["notes"]
-              if MACRO_NOTE.match(n[2])]
+    """Where clangd may show a finding made inside a macro expansion.
+
+    clang, and so torch-tidy, prints it at the file location of its caret:
+    where a macro argument is written, or the invocation when the caret is
+    in the macro's body. clangd shows the finding's range mapped to the
+    file: a range inside one argument stays where the argument is written;
+    a range that covers the whole expansion becomes the invocation, and the
+    finding is shown at its start; any other range cannot be mapped, and
+    the finding is shown at its caret. The "expanded from macro" note, which
+    clangd drops, points at the caret's place in the body: a caret that is
+    not at the start of the body leaves the finding at the caret; one at the
+    start may be shown at either place (the range's end, which decides, is
+    not in torch-tidy's output), so the invocation is kept as `also`."""
+    macros = [(MACRO_NOTE.match(n[2]).group(1), n[0], n[1])
+              for n in finding["notes"] if MACRO_NOTE.match(n[2])]
     if not macros:
         return finding
+    moved = dict(finding,
+                 notes=[n for n in finding["notes"] if not MACRO_NOTE.match(n[2])])
     line = text.split("\n")[finding["line"] - 1].encode("utf-8")
-    invocation = (macros[-1] + "(").encode()
-    column = line.rfind(invocation, 0, finding["column"] - 1 + len(invocation))
-    if column < 0:
-        return finding
-    return dict(finding, column=column + 1,
-                notes=[n for n in finding["notes"] if not MACRO_NOTE.match(n[2])])
+    for name, note_line, note_column in macros:
+        invocation = (name + "(").encode()
+        column = line.rfind(invocation, 0,
+                            finding["column"] - 1 + len(invocation))
+        if column < 0:
+            continue
+        if body_start(text, name) in (None, (note_line, note_column)):
+            moved["also"] = (finding["line"], column + 1)
+        break
+    return moved
+
+
+def same(tidy, clangd):
+    """The finding clangd shows is the one torch-tidy printed."""
+    fields = ("check", "message", "notes", "fixes")
+    if any(tidy[f] != clangd[f] for f in fields):
+        return False
+    place = (clangd["line"], clangd["column"])
+    return place in ((tidy["line"], tidy["column"]), tidy.get("also"))
 
 
 def tidy_findings(args, path, options):
@@ -172,17 +207,23 @@ def main():
                     name = os.path.join(os.path.basename(source), name)
                 files += 1
                 counts.update(f["check"] for f in tidy)
-                if tidy == clangd:
+                unmatched = list(clangd)
+                tidy_only = []
+                for f in tidy:
+                    match = next((c for c in unmatched if same(f, c)), None)
+                    if match is None:
+                        tidy_only.append(f)
+                    else:
+                        unmatched.remove(match)
+                if not tidy_only and not unmatched:
                     print("same: %s: %d findings" % (name, len(tidy)))
                     continue
                 differences += 1
                 print("DIFFERENT: %s" % name)
-                for f in tidy:
-                    if f not in clangd:
-                        print("  torch-tidy only:   " + show(f))
-                for f in clangd:
-                    if f not in tidy:
-                        print("  torch-clangd only: " + show(f))
+                for f in tidy_only:
+                    print("  torch-tidy only:   " + show(f))
+                for f in unmatched:
+                    print("  torch-clangd only: " + show(f))
         code = client.shutdown()
     for check, count in sorted(counts.items()):
         print("%s: %d" % (check, count))
