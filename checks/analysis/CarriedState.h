@@ -82,16 +82,6 @@ private:
   llvm::SmallPtrSet<const clang::Expr *, 16> Split;
 };
 
-/// Whether \p Var, a local declared outside \p Loop, is only replaced
-/// there: every write of it in the loop is a plain assignment of a value
-/// not computed from what it held (`avg = loss / n;`), and nothing in the
-/// loop changes it in place (`+=`, an append, an in-place op, a
-/// non-const reference or pointer taken). It then holds one iteration's
-/// value at a time, which no growth check reports; a write computed from
-/// the carried value (`h = cell(x, h)`) or an in-place change grows.
-bool onlyReplacedIn(HistoryAnalysis &History, const clang::VarDecl *Var,
-                    const clang::Stmt *Loop, clang::ASTContext &Ctx);
-
 } // namespace torch_tidy::analysis
 
 #endif

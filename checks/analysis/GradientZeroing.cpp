@@ -52,12 +52,11 @@ public:
 /// std::shared_ptr / std::unique_ptr.
 const CXXRecordDecl *objectClass(QualType T) {
   const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/true);
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
-  if (Spec && Spec->getTemplateArgs().size() > 0 &&
-      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type) {
-    std::string Name = Spec->getQualifiedNameAsString();
+  QualType Pointee = firstTypeArgument(RD);
+  if (!Pointee.isNull()) {
+    std::string Name = RD->getQualifiedNameAsString();
     if (Name == "std::shared_ptr" || Name == "std::unique_ptr")
-      return recordOf(Spec->getTemplateArgs()[0].getAsType());
+      return recordOf(Pointee);
   }
   return RD;
 }

@@ -1125,13 +1125,10 @@ static bool holdsModules(QualType T) {
   if (const ArrayType *Array = T->getAsArrayTypeUnsafe())
     return isModuleClass(
         recordOf(Array->getElementType(), /*ThroughPointer=*/true));
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      recordOf(T, /*ThroughPointer=*/false));
-  if (!Spec || !Spec->isInStdNamespace() || Spec->getTemplateArgs().size() == 0)
-    return false;
-  const TemplateArgument &Element = Spec->getTemplateArgs()[0];
-  return Element.getKind() == TemplateArgument::Type &&
-         isModuleClass(recordOf(Element.getAsType(), /*ThroughPointer=*/true));
+  const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/false);
+  QualType Element = firstTypeArgument(RD);
+  return RD && RD->isInStdNamespace() && !Element.isNull() &&
+         isModuleClass(recordOf(Element, /*ThroughPointer=*/true));
 }
 
 /// Whether \p Loop runs each module of a collection in turn: a range-for

@@ -28,6 +28,14 @@ const CXXRecordDecl *recordOf(QualType T, bool ThroughPointer) {
   return nullptr;
 }
 
+QualType firstTypeArgument(const CXXRecordDecl *RD) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || Spec->getTemplateArgs().size() == 0 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  return Spec->getTemplateArgs()[0].getAsType();
+}
+
 bool isOrDerivesFrom(const CXXRecordDecl *RD,
                      llvm::function_ref<bool(const CXXRecordDecl *)> Pred) {
   if (!RD)
@@ -87,8 +95,6 @@ bool holdsOnlyNumbers(QualType T) {
     T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
     if (T->isArithmeticType() || T->isEnumeralType())
       return true;
-    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-        T->getAsCXXRecordDecl());
     const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
     if (!RD)
       return false;
@@ -99,11 +105,10 @@ bool holdsOnlyNumbers(QualType T) {
     static const llvm::StringRef Sequences[] = {
         "c10::ArrayRef", "c10::SmallVector", "c10::OptionalArrayRef",
         "std::vector", "std::array", "std::initializer_list"};
-    if (!Spec || !llvm::is_contained(Sequences, Name) ||
-        Spec->getTemplateArgs().size() == 0 ||
-        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    QualType Element = firstTypeArgument(RD);
+    if (Element.isNull() || !llvm::is_contained(Sequences, Name))
       return false;
-    T = Spec->getTemplateArgs()[0].getAsType();
+    T = Element;
   }
   return false;
 }

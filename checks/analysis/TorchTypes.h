@@ -23,6 +23,11 @@ class NameGuesses;
 const clang::CXXRecordDecl *recordOf(clang::QualType T,
                                      bool ThroughPointer = false);
 
+/// The first template argument of the class template specialisation \p RD,
+/// when it is a type (a std::vector's element, a std::shared_ptr's pointee);
+/// a null type otherwise.
+clang::QualType firstTypeArgument(const clang::CXXRecordDecl *RD);
+
 /// Whether \p RD, or one of its bases, satisfies \p Pred.
 bool isOrDerivesFrom(const clang::CXXRecordDecl *RD,
                      llvm::function_ref<bool(const clang::CXXRecordDecl *)> Pred);

@@ -15,8 +15,6 @@
 // for `probe_carried(target)`, whether this read of a target that outlives
 // the iteration sees its value from before the iteration (or call) with
 // history: LINE:COL: carried=<yes|no|not-outliving>
-// for `probe_replaced(var)`, in a loop, whether the loop only replaces the
-// local declared outside it (onlyReplacedIn): LINE:COL: replaced=<yes|no>
 // for `probe_eval(forward)`, the eval() that makes it evaluation code:
 // LINE:COL: eval=<LINE|none>
 // for `probe_differentiated(expr)`, D: LINE:COL: differentiated=<yes|no>
@@ -140,8 +138,7 @@ public:
       return;
     }
     if (Probe == "probe_carried" || Probe == "probe_eval" ||
-        Probe == "probe_differentiated" || Probe == "probe_discarded" ||
-        Probe == "probe_replaced") {
+        Probe == "probe_differentiated" || Probe == "probe_discarded") {
       analysesFor(Ctx);
       const Expr *Arg = Call->getArg(0);
       if (Probe == "probe_carried") {
@@ -153,14 +150,6 @@ public:
                                              stripWrappers(Arg))
                                      ? "yes"
                                      : "no")
-                     << "\n";
-      } else if (Probe == "probe_replaced") {
-        const auto *Var = dyn_cast_or_null<VarDecl>(referencedDecl(Arg));
-        llvm::outs() << "replaced="
-                     << (onlyReplacedIn(*History, Var, innermostLoop(Call, Ctx),
-                                        Ctx)
-                             ? "yes"
-                             : "no")
                      << "\n";
       } else if (Probe == "probe_eval") {
         const Expr *Forward = stripWrappers(Arg);
@@ -250,7 +239,7 @@ int main(int argc, const char **argv) {
           callee(functionDecl(hasAnyName(
               "probe", "probe_sources", "probe_history", "probe_grad_leaf",
               "probe_outlives", "probe_new_slot", "probe_carried", "probe_eval",
-              "probe_differentiated", "probe_discarded", "probe_replaced"))))
+              "probe_differentiated", "probe_discarded"))))
           .bind("probe"),
       &Print);
   Finder.addMatcher(
