@@ -1117,14 +1117,26 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       discarded()) {
     // What a guard would cover: the function, or in one that trains, the
     // block around the forward when that block trains nothing.
+    // In a block that trains as well, the statement that runs it, when a
+    // loop of the function repeats it: what it computes is only read,
+    // while the rest of the block trains (an action taken in a rollout
+    // whose loop also updates the model). One outside any loop is judged
+    // as evaluation after training, below.
     const Stmt *Body = Function->getBody();
     const Stmt *Scope = Body;
     const CompoundStmt *Block = nullptr;
+    const Stmt *Beside = nullptr;
     if (trains(Body, Ctx)) {
       Block = analysis::nearestAncestor<CompoundStmt>(*Forward, Ctx, 32);
-      if (!Block || Block == Body || trains(Block, Ctx))
+      if (!Block || Block == Body || trains(Block, Ctx)) {
         Block = nullptr;
-      Scope = Block;
+        Beside = analysis::innermostLoop(Forward, Ctx)
+                     ? statementOf(Forward, Ctx)
+                     : nullptr;
+        if (Beside && trains(Beside, Ctx))
+          Beside = nullptr;
+      }
+      Scope = Block ? static_cast<const Stmt *>(Block) : Beside;
     }
     if (Scope &&
         othersDiscarded(Forward, Scope, Facts.callers(Ctx), History, Ctx)) {
@@ -1138,6 +1150,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.DroppedElsewhereAt = ElsewhereAt;
       C.KeptReadAt = ReadAt;
       C.Block = Block;
+      C.BesideTraining = Beside;
       C.NamedBy = nullptr;
       for (const ValueDecl *D : Holders)
         if (const auto *Field = dyn_cast<FieldDecl>(D);
@@ -1489,6 +1502,11 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     diag(C.Function->getLocation(),
          "'%0' starts the thread while a guard is active", DiagnosticIDs::Note)
         << C.Function->getNameAsString();
+  if (C.ByUse && C.BesideTraining)
+    diag(C.BesideTraining->getBeginLoc(),
+         "no fix: a guard in this block would also cover the training beside "
+         "it; run the forward under a guard in a block of its own",
+         DiagnosticIDs::Note);
   if (C.ByUse && C.OnceOnData)
     diag(NoteAt,
          "'%0' runs it on data from outside, not on a tensor it makes up "

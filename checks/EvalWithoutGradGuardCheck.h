@@ -74,6 +74,11 @@ private:
     /// For evaluation by use in a function that trains: the block around
     /// the forward, which trains nothing.
     const clang::CompoundStmt *Block = nullptr;
+    /// For evaluation by use in a function that trains, where the block
+    /// around the forward trains too (an action taken in a rollout whose
+    /// loop also updates the model): the statement that runs it. A guard
+    /// there would cover the training beside it, so there is no fix.
+    const clang::Stmt *BesideTraining = nullptr;
   };
   struct Finding {
     const clang::Expr *Forward;

@@ -126,18 +126,24 @@ bool runByTestHarness(const LambdaExpr *Lambda, ASTContext &Ctx) {
          (HandOff.Call && isTestHarnessFunction(HandOff.Call->getDirectCallee()));
 }
 
-/// Whether \p V is handed to a method of the user's class whose body is in
-/// another unit, returns no tensor, and of which the project's summaries
-/// say that no method of its unit leaves history in any member of the
-/// class (`buffer.add(state, action)` whose body stores
-/// `action.detach().clone()`): the object keeps none of what it is handed.
-/// The summaries must also say that a call passes that parameter a graph:
-/// what a method leaves in a member was worked out from what its callers
-/// pass, and with no graph passed, none could be left. Without the
-/// summaries, or when one member may hold a graph, the object is taken to
-/// keep every tensor it is handed.
-static bool handedToAKeeperOfNoHistory(const Expr *V, ASTContext &Ctx,
-                                       const FunctionSummaries &Summaries) {
+/// Whether \p V is handed to a method of the user's class that returns no
+/// tensor and of whose class no member may hold history, on evidence
+/// (`buffer.add(state, action)` whose body stores `action.detach().clone()`
+/// or copies it, detached, into a preallocated buffer): the object keeps
+/// none of what it is handed.
+/// - Body in view: H says what every method of the unit leaves in each
+///   member, the parameters taken from the calls in view, this one among
+///   them; no member may hold a graph.
+/// - Body in another unit: the project's summaries say that no method of
+///   that unit leaves history in any member of the class, and that a call
+///   passes that parameter a graph (what a method leaves in a member is
+///   worked out from what its callers pass; with no graph passed, none
+///   could be left).
+/// Otherwise (no summaries, a base out of view, one member that may hold a
+/// graph) the object is taken to keep every tensor it is handed.
+static bool handedToAKeeperOfNoHistory(const Expr *V, HistoryAnalysis &History) {
+  ASTContext &Ctx = History.context();
+  const FunctionSummaries *Summaries = History.options().Summaries.get();
   auto Parents = Ctx.getParents(*V);
   const auto *Call =
       Parents.empty() ? nullptr : Parents[0].get<CXXMemberCallExpr>();
@@ -145,29 +151,46 @@ static bool handedToAKeeperOfNoHistory(const Expr *V, ASTContext &Ctx,
   // What it returns may be what it is handed: only a method that returns
   // no tensor is asked.
   if (!MD || MD->isStatic() || isLibraryFunction(MD) ||
-      isModuleClass(MD->getParent()) || mayHoldTensors(MD->getReturnType()) ||
-      !bodyIsElsewhere(MD, Ctx.getSourceManager()))
+      isModuleClass(MD->getParent()) || mayHoldTensors(MD->getReturnType()))
+    return false;
+  const FunctionDecl *Def = MD->getDefinition();
+  bool InView = Def && Def->hasBody();
+  if (!InView && !bodyIsElsewhere(MD, Ctx.getSourceManager()))
     return false;
   unsigned Index = 0;
   while (Index < Call->getNumArgs() && Call->getArg(Index) != V)
     ++Index;
   if (Index == Call->getNumArgs())
     return false;
-  // The unit that defines it was summarised (it says what the method
-  // differentiates), knowing that a graph comes in.
-  std::optional<PassedSummary> In = Summaries.passed(MD, Index);
-  if (!Summaries.differentiatesParameter(MD, Index) || !In ||
-      !In->Passed.mayHoldGraph())
-    return false;
+  if (!InView) {
+    // The unit that defines it was summarised (it says what the method
+    // differentiates), knowing that a graph comes in.
+    std::optional<PassedSummary> In =
+        Summaries ? Summaries->passed(MD, Index) : std::nullopt;
+    if (!Summaries || !Summaries->differentiatesParameter(MD, Index) || !In ||
+        !In->Passed.mayHoldGraph())
+      return false;
+  }
   const CXXRecordDecl *Class = MD->getParent()->getDefinition();
   if (!Class)
     return false;
   llvm::SmallVector<const CXXRecordDecl *, 4> Work{Class};
   for (unsigned I = 0; I < Work.size() && I < 16; ++I) {
-    for (const FieldDecl *Field : Work[I]->fields())
-      if (const PassedSummary *Left = Summaries.member(Field);
-          Left && Left->Passed.mayHoldGraph())
+    for (const FieldDecl *Field : Work[I]->fields()) {
+      if (InView ? mayHoldTensors(Field->getType()) &&
+                       History.memberState(Field).mayHoldGraph()
+                 : Summaries->member(Field) &&
+                       Summaries->member(Field)->Passed.mayHoldGraph())
         return false;
+      // A member of a class of the user's may keep it in its own members.
+      if (const CXXRecordDecl *RD =
+              recordOf(Field->getType(), /*ThroughPointer=*/true);
+          InView && RD && !RD->isInStdNamespace() &&
+          !llvm::StringRef(RD->getQualifiedNameAsString())
+               .starts_with("std::") &&
+          !isInNamespace(RD, {"torch", "at", "c10"}))
+        return false;
+    }
     for (const CXXBaseSpecifier &Base : Work[I]->bases()) {
       const CXXRecordDecl *RD = Base.getType()->getAsCXXRecordDecl();
       if (!RD || !(RD = RD->getDefinition()))
@@ -181,8 +204,8 @@ static bool handedToAKeeperOfNoHistory(const Expr *V, ASTContext &Ctx,
 /// Lets \p Sources follow no call of a function of the user's, its body
 /// in view, that \p History knows returns no history there (one that
 /// computes its result under its own guard): what is computed from it
-/// takes none along. Nor what a method whose body is elsewhere is handed,
-/// when the summaries say its class keeps no history
+/// takes none along. Nor what a method is handed when, on the evidence of
+/// its unit or of the summaries, its class keeps no history
 /// (handedToAKeeperOfNoHistory).
 void cutWhatCarriesNothing(TensorSources &Sources, HistoryAnalysis *History) {
   if (History)
@@ -195,9 +218,7 @@ void cutWhatCarriesNothing(TensorSources &Sources, HistoryAnalysis *History) {
       if (Def && Def->hasBody() && !isLibraryFunction(Def) &&
           History->history(V) == Carries::none())
         return true;
-      const FunctionSummaries *Summaries = History->options().Summaries.get();
-      return Summaries &&
-             handedToAKeeperOfNoHistory(V, History->context(), *Summaries);
+      return handedToAKeeperOfNoHistory(V, *History);
     });
 }
 
