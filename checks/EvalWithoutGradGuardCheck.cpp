@@ -682,6 +682,68 @@ bool parametersFrozen(const Expr *Forward, ASTContext &Ctx,
   return true;
 }
 
+/// Whether \p Forward hands part of its result back through an argument
+/// it may write, which may then be differentiated (`model.forward(x, y,
+/// loss)` filling `loss`, and `loss.backward()` after it): the forward
+/// records the graph that training needs, whatever becomes of its value.
+static bool fillsDifferentiatedArgument(const Expr *Forward, ASTContext &Ctx,
+                                        const analysis::CallSites &Callers,
+                                        analysis::HistoryAnalysis &History) {
+  const auto *Call = dyn_cast<CallExpr>(analysis::stripWrappers(Forward));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee)
+    return false;
+  unsigned Shift =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  for (unsigned I = Shift; I < Call->getNumArgs(); ++I) {
+    unsigned Index = I - Shift;
+    if (Index >= Callee->getNumParams())
+      break;
+    QualType T = Callee->getParamDecl(Index)->getType();
+    bool Writable = (T->isLValueReferenceType() &&
+                     !T.getNonReferenceType().isConstQualified()) ||
+                    (T->isPointerType() &&
+                     !T->getPointeeType().isConstQualified());
+    QualType Held = T->isPointerType() ? T->getPointeeType()
+                                       : T.getNonReferenceType();
+    if (!Writable || !analysis::holdsTensorsOrFields(Held) ||
+        !mayWriteParameter(Callee, Index))
+      continue;
+    // A local it fills: what the function does with it, at any of its
+    // other uses. Anything else (a member, an element) is not followed.
+    const Expr *Arg = Call->getArg(I)->IgnoreParenImpCasts();
+    if (const auto *Address = dyn_cast<UnaryOperator>(Arg);
+        Address && Address->getOpcode() == UO_AddrOf)
+      Arg = Address->getSubExpr()->IgnoreParenImpCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    const FunctionDecl *Function = analysis::enclosingFunction(Call, Ctx);
+    if (!Var || !Var->hasLocalStorage() || !Function || !Function->getBody())
+      return true;
+    class Uses : public analysis::StmtWalk {
+    public:
+      Uses(const VarDecl *Var, const Expr *Arg) : Var(Var), Arg(Arg) {}
+      llvm::SmallVector<const DeclRefExpr *, 8> Found;
+      bool visit(Stmt *S) override {
+        if (const auto *Use = dyn_cast<DeclRefExpr>(S);
+            Use && Use != Arg && Use->getDecl() == Var)
+          Found.push_back(Use);
+        return true;
+      }
+
+    private:
+      const VarDecl *Var;
+      const Expr *Arg;
+    } Finder(Var, Ref);
+    Finder.walk(Function->getBody());
+    for (const DeclRefExpr *Use : Finder.Found)
+      if (analysis::mayBeDifferentiated(Use, Ctx, Callers,
+                                        /*OpaqueCallsMay=*/false, &History))
+        return true;
+  }
+  return false;
+}
+
 /// The statement of the innermost block that contains \p E.
 const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(*E);
@@ -1212,12 +1274,14 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   if (parametersFrozen(Forward, Ctx, History))
     return;
 
-  // The result is differentiated: here, by a caller it is returned to, or
-  // through a member that a backward pass walks. A prediction that returns
+  // The result is differentiated: here, by a caller it is returned to,
+  // through a member that a backward pass walks, or through an argument
+  // the forward fills. A prediction that returns
   // the forward's result is evaluation code unless a caller differentiates
   // it.
   if (analysis::mayBeDifferentiated(Forward, Ctx, Facts.callers(Ctx),
-                                    /*OpaqueCallsMay=*/false, &History))
+                                    /*OpaqueCallsMay=*/false, &History) ||
+      fillsDifferentiatedArgument(Forward, Ctx, Facts.callers(Ctx), History))
     return;
   // ... unless code out of view that gets the result differentiates it.
   C.OpaqueTakenNotToDifferentiate =

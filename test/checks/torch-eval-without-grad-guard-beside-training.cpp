@@ -158,3 +158,26 @@ void rollout_keeping(Actor &actor, KeepingReplay &replay,
   }
 }
 
+
+// A language model whose forward writes its loss into an argument, which
+// the loop then differentiates: the forward records what training needs.
+struct BigramModel : torch::nn::Module {
+  torch::nn::Embedding table{65, 65};
+  torch::Tensor forward(const torch::Tensor &x, const torch::Tensor &y,
+                        torch::Tensor &loss) {
+    auto logits = table(x);
+    loss = torch::cross_entropy_loss(logits, y);
+    return logits;
+  }
+};
+void train_language_model(BigramModel &model, torch::optim::AdamW &opt,
+                          const std::vector<torch::Tensor> &xs,
+                          const std::vector<torch::Tensor> &ys) {
+  for (size_t i = 0; i < xs.size(); ++i) {
+    torch::Tensor loss;
+    model.forward(xs[i], ys[i], loss);
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+  }
+}
