@@ -682,8 +682,8 @@ bool parametersFrozen(const Expr *Forward, ASTContext &Ctx,
   return true;
 }
 
-/// Whether \p Forward hands part of its result back through an argument
-/// it may write, which may then be differentiated (`model.forward(x, y,
+/// Whether \p Forward, its body in view, hands part of its result back
+/// through an argument it writes, which may then be differentiated (`model.forward(x, y,
 /// loss)` filling `loss`, and `loss.backward()` after it): the forward
 /// records the graph that training needs, whatever becomes of its value.
 static bool fillsDifferentiatedArgument(const Expr *Forward, ASTContext &Ctx,
@@ -706,8 +706,11 @@ static bool fillsDifferentiatedArgument(const Expr *Forward, ASTContext &Ctx,
                      !T->getPointeeType().isConstQualified());
     QualType Held = T->isPointerType() ? T->getPointeeType()
                                        : T.getNonReferenceType();
-    if (!Writable || !analysis::holdsTensorsOrFields(Held) ||
-        !mayWriteParameter(Callee, Index))
+    // Only a body in view is evidence that it writes the argument: one out
+    // of view may as well only read an input it takes by reference.
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (!Writable || !analysis::holdsTensorsOrFields(Held) || !Def ||
+        !Def->hasBody() || !mayWriteParameter(Def, Index))
       continue;
     // A local it fills: what the function does with it, at any of its
     // other uses. Anything else (a member, an element) is not followed.
