@@ -177,18 +177,18 @@ static bool handedToAKeeperOfNoHistory(const Expr *V, HistoryAnalysis &History) 
   llvm::SmallVector<const CXXRecordDecl *, 4> Work{Class};
   for (unsigned I = 0; I < Work.size() && I < 16; ++I) {
     for (const FieldDecl *Field : Work[I]->fields()) {
-      if (InView ? mayHoldTensors(Field->getType()) &&
-                       History.memberState(Field).mayHoldGraph()
-                 : Summaries->member(Field) &&
-                       Summaries->member(Field)->Passed.mayHoldGraph())
+      if (InView) {
+        if (mayHoldTensors(Field->getType()) &&
+            History.memberState(Field).mayHoldGraph())
+          return false;
+      } else if (const auto *Kept = Summaries->member(Field);
+                 Kept && Kept->Passed.mayHoldGraph()) {
         return false;
+      }
       // A member of a class of the user's may keep it in its own members.
       if (const CXXRecordDecl *RD =
               recordOf(Field->getType(), /*ThroughPointer=*/true);
-          InView && RD && !RD->isInStdNamespace() &&
-          !llvm::StringRef(RD->getQualifiedNameAsString())
-               .starts_with("std::") &&
-          !isInNamespace(RD, {"torch", "at", "c10"}))
+          InView && RD && !inLibraryNamespace(RD))
         return false;
     }
     for (const CXXBaseSpecifier &Base : Work[I]->bases()) {

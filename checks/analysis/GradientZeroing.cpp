@@ -61,16 +61,6 @@ const CXXRecordDecl *objectClass(QualType T) {
   return RD;
 }
 
-/// Whether \p D is declared in namespace std, torch, at or c10.
-bool inLibraryNamespace(const Decl *D) {
-  const NamespaceDecl *Outermost = nullptr;
-  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      Outermost = NS;
-  return Outermost && Outermost->getIdentifier() &&
-         llvm::is_contained({"std", "torch", "at", "c10"}, Outermost->getName());
-}
-
 /// Whether \p RD, a class of the user's, holds an optimizer or a module.
 bool holdsTrainingState(const CXXRecordDecl *RD) {
   if (!RD->hasDefinition() || inLibraryNamespace(RD))

@@ -253,8 +253,8 @@ HistoryAnalysis::Assumption HistoryAnalysis::assumptionBehind(const Expr *E) {
 /// it holds.
 static bool isObjectHoldingTensors(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
-  return RD && !RD->isInStdNamespace() && !isModuleClass(RD) &&
-         !isInNamespace(RD, {"torch", "at", "c10"}) && holdsTensorsOrFields(T);
+  return RD && !inLibraryNamespace(RD) && !isModuleClass(RD) &&
+         holdsTensorsOrFields(T);
 }
 
 Carries HistoryAnalysis::of(const Expr *E, int Element) {

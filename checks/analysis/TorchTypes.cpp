@@ -326,6 +326,10 @@ bool isInNamespace(const Decl *D, llvm::ArrayRef<llvm::StringRef> Roots) {
          llvm::is_contained(Roots, Outer->getName());
 }
 
+bool inLibraryNamespace(const Decl *D) {
+  return isInNamespace(D, {"std", "torch", "at", "c10"});
+}
+
 bool isModuleClass(const CXXRecordDecl *RD) {
   return isOrDerivesFrom(RD, [](const CXXRecordDecl *C) {
     std::string Name = C->getQualifiedNameAsString();

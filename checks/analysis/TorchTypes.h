@@ -146,6 +146,10 @@ OptionalBool evaluateOptionalBool(const clang::Expr *E,
 /// Whether the outermost namespace of \p D is one of \p Roots.
 bool isInNamespace(const clang::Decl *D, llvm::ArrayRef<llvm::StringRef> Roots);
 
+/// Whether \p D is declared in namespace std, torch, at or c10: a library's,
+/// not a class or function of the user's.
+bool inLibraryNamespace(const clang::Decl *D);
+
 /// Whether \p RD is torch::nn::Module, torch::jit::Module, a
 /// torch::nn::ModuleHolder or AnyModule, or a class derived from one.
 bool isModuleClass(const clang::CXXRecordDecl *RD);
