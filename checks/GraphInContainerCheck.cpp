@@ -159,6 +159,10 @@ void GraphInContainerCheck::check(const MatchFinder::MatchResult &Result) {
   // Written in place into a parameter: that only runs with grad mode off.
   if (History.writesIntoGradLeaf(TargetExpr))
     return;
+  // Stored into a variable that the function then uses as an index: an
+  // integer or boolean tensor, with no history.
+  if (History.storesIndices(TargetExpr, Store))
+    return;
   llvm::SmallVector<const Expr *, 2> Carrying;
   for (const Expr *Value : Stored)
     if (History.keepsGraph(Value))

@@ -301,6 +301,18 @@ bool HistoryAnalysis::writesIntoGradLeaf(const Expr *Target) {
          of(Base, WholeValue) == Carries::leaf();
 }
 
+bool HistoryAnalysis::storesIndices(const Expr *Target, const Stmt *Store) {
+  const auto *Var = dyn_cast_or_null<VarDecl>(
+      referencedDecl(stripWrappers(containerOf(Target))));
+  if (!Var || !Var->hasLocalStorage() || Var->getType()->isReferenceType())
+    return false;
+  const FunctionFlow *Flow = flowAt(Store);
+  if (!Flow || !Flow->valid())
+    return false;
+  std::optional<Definition> Def = definitionAt(Store, Var);
+  return Def && Indices.usedAsIndex(*Flow, Var, *Def);
+}
+
 Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
   // obj.field of a plain object (a pair, a struct): that element of obj.
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
@@ -907,6 +919,10 @@ Carries HistoryAnalysis::ofLocal(const VarDecl *Var, const Expr *Use,
   bool IsTensor = isTensorType(Var->getType());
   Carries Result = Carries::none();
   for (const Definition &Def : Flow->reachingDefinitions(Var, At)) {
+    // A value the function goes on to use as an index is an integer or
+    // boolean tensor, which autograd records nothing for.
+    if (Indices.usedAsIndex(*Flow, Var, Def))
+      continue;
     if (Def.Kind == Definition::Entry) {
       bool Resolved = false;
       if (const auto *Param = dyn_cast<ParmVarDecl>(Var))

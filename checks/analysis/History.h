@@ -33,6 +33,7 @@
 #include "checks/analysis/Carries.h"
 #include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/GradGuard.h"
+#include "checks/analysis/IndexUses.h"
 #include "checks/analysis/Names.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/ASTContext.h"
@@ -105,6 +106,12 @@ public:
   /// a write while grad mode is on, so code that makes it runs with grad
   /// mode off (a genetic crossover, a weight copy): it records nothing.
   bool writesIntoGradLeaf(const clang::Expr *Target);
+
+  /// Whether \p Store writes into a local variable (\p Target, or the
+  /// container or tensor it is an element or part of) whose value from that
+  /// write the function goes on to use as an index (IndexUses): only an
+  /// integer or boolean tensor can be one, and it records no history.
+  bool storesIndices(const clang::Expr *Target, const clang::Stmt *Store);
 
   /// A call site in the unit whose argument gave a parameter referred to in
   /// \p E a graph, when \p E's history comes from one.
@@ -252,6 +259,7 @@ private:
            Carries>
       Partial;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
+  IndexUses Indices;
   llvm::DenseMap<const clang::FieldDecl *, Carries> MemberStates;
   llvm::DenseSet<const clang::FieldDecl *> MembersInProgress;
   /// For a member whose state may hold history: the first write found

@@ -696,3 +696,28 @@ void closure_writes(torch::nn::Linear &model, const torch::Tensor &x,
   // CHECK: [[@LINE+1]]:3: history=yes
   probe_history(deep);
 }
+
+// A value the function goes on to use as an index is an integer or boolean
+// tensor (LibTorch takes no other): no history, whatever it is computed
+// from. A value of the same variable replaced before any such use keeps
+// its own.
+void indices(torch::nn::Linear &model, const torch::Tensor &x,
+             const torch::Tensor &table) {
+  torch::Tensor coords = model(x);
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(coords);
+  torch::Tensor picked = table.index({coords});
+  std::vector<torch::Tensor> parts{model(x), model(x)};
+  // CHECK: [[@LINE+1]]:3: history=no
+  probe_history(parts);
+  torch::Tensor rows = table.index_select(0, parts[1]);
+  torch::Tensor out = model(x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(out);
+  out = out.argmax(1);
+  torch::Tensor masked = table.masked_fill(out, 0);
+  torch::Tensor kept = model(x);
+  // CHECK: [[@LINE+1]]:3: history=yes
+  probe_history(kept);
+  torch::Tensor scaled = table * kept;
+}

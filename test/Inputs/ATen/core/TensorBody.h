@@ -236,6 +236,7 @@ class TORCH_API Tensor : public TensorBase {
   at::Tensor repeat(at::IntArrayRef repeats) const;
   at::Tensor reshape(at::IntArrayRef shape) const;
   at::Tensor select(int64_t dim, int64_t index) const;
+  std::vector<at::Tensor> unbind(int64_t dim = 0) const;
   at::Tensor detach() const;
   at::Tensor & detach_() const;
   at::Tensor slice(int64_t dim=0, c10::optional<int64_t> start=c10::nullopt, c10::optional<int64_t> end=c10::nullopt, int64_t step=1) const;
