@@ -1112,7 +1112,12 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   if (analysis::runsBackwardPass(analysis::forwardCallee(Forward),
                                  History.options().Summaries.get()))
     return;
-  auto Known = Findings.find(Function);
+  // A template's pattern and its instantiations are one function in the
+  // source: one finding for all of them, at the first forward.
+  const FunctionDecl *Key = Function->getTemplateInstantiationPattern();
+  if (!Key)
+    Key = Function;
+  auto Known = Findings.find(Key);
   const SourceManager &SM = Ctx.getSourceManager();
   if (Known != Findings.end() &&
       SM.isBeforeInTranslationUnit(Known->second.Forward->getBeginLoc(),
@@ -1298,12 +1303,12 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
       C.OpaqueTakenNotToDifferentiate)
     return;
 
-  Findings[Function] = Finding{Forward, C, &Ctx};
+  Findings[Key] = Finding{Forward, C, &Ctx, Function};
 }
 
 void EvalWithoutGradGuardCheck::onEndOfTranslationUnit() {
-  for (auto &[Function, F] : Findings)
-    report(Function, F);
+  for (auto &[Key, F] : Findings)
+    report(F.Function, F);
   Findings.clear();
 }
 

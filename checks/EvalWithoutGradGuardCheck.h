@@ -84,6 +84,9 @@ private:
     const clang::Expr *Forward;
     Context Where;
     clang::ASTContext *Ctx;
+    /// The function the forward is in (an instantiation, where the map's
+    /// key is its template's pattern).
+    const clang::FunctionDecl *Function;
   };
   bool isEvalName(const clang::FunctionDecl *Function, clang::ASTContext &Ctx);
   Context contextOf(const clang::Expr *Forward, clang::ASTContext &Ctx,

@@ -630,6 +630,22 @@ static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
                             unsigned Depth) {
   if (!Callers || Depth > 4)
     return GradState::Recording;
+  // A template's pattern runs as the unit's instantiations of it do: the
+  // calls are theirs (in the pattern, a call on a dependent value is not
+  // resolved to it).
+  if (llvm::SmallVector<const FunctionDecl *, 2> Instances =
+          instantiationsOf(FD);
+      !Instances.empty()) {
+    bool AllGuarded = true, AnyRecording = false;
+    for (const FunctionDecl *Instance : Instances) {
+      GradState State = entryState(Instance, Ctx, Callers, Names, Depth + 1);
+      AllGuarded &= State == GradState::NotRecording;
+      AnyRecording |= State == GradState::Recording;
+    }
+    if (AllGuarded)
+      return GradState::NotRecording;
+    return AnyRecording ? GradState::Recording : GradState::Unknown;
+  }
   auto Sites = Callers->of(FD);
   if (!Sites)
     return GradState::Recording;

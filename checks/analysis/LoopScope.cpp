@@ -166,19 +166,21 @@ const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
   }
 }
 
-/// Whether the unit instantiates the definition of \p Pattern, a function
-/// template's pattern or a member function of a class template.
-static bool isInstantiated(const FunctionDecl *Pattern) {
+llvm::SmallVector<const FunctionDecl *, 2>
+instantiationsOf(const FunctionDecl *Pattern) {
+  llvm::SmallVector<const FunctionDecl *, 2> Found;
   if (const FunctionTemplateDecl *Template =
-          Pattern->getDescribedFunctionTemplate())
-    return llvm::any_of(Template->specializations(), [](const FunctionDecl *FD) {
-      return FD->isTemplateInstantiation() && FD->hasBody();
-    });
+          Pattern->getDescribedFunctionTemplate()) {
+    for (const FunctionDecl *FD : Template->specializations())
+      if (FD->isTemplateInstantiation() && FD->hasBody())
+        Found.push_back(FD);
+    return Found;
+  }
   const auto *Method = dyn_cast<CXXMethodDecl>(Pattern);
   const ClassTemplateDecl *Class =
       Method ? Method->getParent()->getDescribedClassTemplate() : nullptr;
   if (!Class)
-    return false;
+    return Found;
   const FunctionDecl *Canonical = Method->getCanonicalDecl();
   for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
     for (const Decl *D : Spec->decls()) {
@@ -186,9 +188,9 @@ static bool isInstantiated(const FunctionDecl *Pattern) {
       const FunctionDecl *From =
           Member ? Member->getInstantiatedFromMemberFunction() : nullptr;
       if (From && From->getCanonicalDecl() == Canonical && Member->hasBody())
-        return true;
+        Found.push_back(Member);
     }
-  return false;
+  return Found;
 }
 
 bool inInstantiatedTemplate(const Stmt *S, ASTContext &Ctx) {
@@ -204,7 +206,7 @@ bool inInstantiatedTemplate(const Stmt *S, ASTContext &Ctx) {
     const auto *Method = dyn_cast<CXXMethodDecl>(FD);
     if (Method && Method->getParent()->isLambda())
       continue;
-    return isInstantiated(FD);
+    return !instantiationsOf(FD).empty();
   }
   return false;
 }

@@ -43,6 +43,12 @@ const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S,
 /// backward there).
 bool inInstantiatedTemplate(const clang::Stmt *S, clang::ASTContext &Ctx);
 
+/// The instantiations with a body that the unit makes of \p Pattern, a
+/// function template's pattern or a member function of a class template;
+/// empty for any other function.
+llvm::SmallVector<const clang::FunctionDecl *, 2>
+instantiationsOf(const clang::FunctionDecl *Pattern);
+
 /// The body of the function, method or lambda that contains \p S.
 const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S,
                                          clang::ASTContext &Ctx);
