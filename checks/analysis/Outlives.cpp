@@ -559,6 +559,14 @@ bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx,
     const Stmt *Outer = innermostLoop(L.LoopStmt, Ctx);
     if (!Outer || isDeclaredWithin(L.Target, Outer, SM))
       return true;
+    // A local of a lambda or function that the outer loop calls: each call
+    // makes it afresh.
+    if (const auto *Var = dyn_cast<VarDecl>(L.Target);
+        Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var))
+      if (const auto *Owner =
+              dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+          Owner && Owner->getBody() && !contains(Owner->getBody(), Outer))
+        return true;
     for (const Stmt *Reset : resetsIn(Body, L.Target))
       for (const Stmt *At : runsAt(Reset, Ctx))
         if (contains(loopBody(Outer), At))
