@@ -48,19 +48,6 @@ public:
   }
 };
 
-/// The class an object of type \p T is, through references, pointers and
-/// std::shared_ptr / std::unique_ptr.
-const CXXRecordDecl *objectClass(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/true);
-  QualType Pointee = firstTypeArgument(RD);
-  if (!Pointee.isNull()) {
-    std::string Name = RD->getQualifiedNameAsString();
-    if (Name == "std::shared_ptr" || Name == "std::unique_ptr")
-      return recordOf(Pointee);
-  }
-  return RD;
-}
-
 /// Whether \p RD, a class of the user's, holds an optimizer or a module.
 bool holdsTrainingState(const CXXRecordDecl *RD) {
   if (!RD->hasDefinition() || inLibraryNamespace(RD))

@@ -1131,12 +1131,11 @@ static bool iteratesOverPiecesOfTensor(const Stmt *Loop,
 static bool holdsModules(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
   if (const ArrayType *Array = T->getAsArrayTypeUnsafe())
-    return isModuleClass(
-        recordOf(Array->getElementType(), /*ThroughPointer=*/true));
+    return isModuleClass(objectClass(Array->getElementType()));
   const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/false);
   QualType Element = firstTypeArgument(RD);
   return RD && RD->isInStdNamespace() && !Element.isNull() &&
-         isModuleClass(recordOf(Element, /*ThroughPointer=*/true));
+         isModuleClass(objectClass(Element));
 }
 
 /// Whether \p Loop runs each module of a collection in turn: a range-for

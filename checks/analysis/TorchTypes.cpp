@@ -36,6 +36,17 @@ QualType firstTypeArgument(const CXXRecordDecl *RD) {
   return Spec->getTemplateArgs()[0].getAsType();
 }
 
+const CXXRecordDecl *objectClass(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/true);
+  QualType Pointee = firstTypeArgument(RD);
+  if (!Pointee.isNull()) {
+    std::string Name = RD->getQualifiedNameAsString();
+    if (Name == "std::shared_ptr" || Name == "std::unique_ptr")
+      return recordOf(Pointee);
+  }
+  return RD;
+}
+
 bool isOrDerivesFrom(const CXXRecordDecl *RD,
                      llvm::function_ref<bool(const CXXRecordDecl *)> Pred) {
   if (!RD)

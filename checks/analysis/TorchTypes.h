@@ -143,6 +143,10 @@ enum class OptionalBool { True, False, None, Unknown };
 OptionalBool evaluateOptionalBool(const clang::Expr *E,
                                   const clang::ASTContext &Ctx);
 
+/// The class an object of type \p T is, through references, pointers and
+/// std::shared_ptr / std::unique_ptr.
+const clang::CXXRecordDecl *objectClass(clang::QualType T);
+
 /// Whether the outermost namespace of \p D is one of \p Roots.
 bool isInNamespace(const clang::Decl *D, llvm::ArrayRef<llvm::StringRef> Roots);
 
