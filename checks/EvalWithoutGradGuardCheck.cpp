@@ -490,12 +490,19 @@ static bool madeUpInput(
                              "randn_like", "full_like", "empty_like"},
                             Callee->getName())))
       return true;
+    // What a module computes is made up when its input is: the module
+    // (`layer->forward(x)`'s object, `model(x)`'s callee) is no input.
+    auto IsModule = [](const Expr *E) {
+      return analysis::isModuleClass(
+          analysis::recordOf(E->getType(), /*ThroughPointer=*/true));
+    };
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-      if (!madeUpInput(MC->getImplicitObjectArgument(), Body, Depth + 1, Seen,
+      if (!IsModule(MC->getImplicitObjectArgument()) &&
+          !madeUpInput(MC->getImplicitObjectArgument(), Body, Depth + 1, Seen,
                        ParamMadeUp))
         return false;
     for (const Expr *Arg : Call->arguments())
-      if (!madeUpInput(Arg, Body, Depth + 1, Seen, ParamMadeUp))
+      if (!IsModule(Arg) && !madeUpInput(Arg, Body, Depth + 1, Seen, ParamMadeUp))
         return false;
     return true;
   }

@@ -118,8 +118,29 @@ void run_on_written(TinyNet &net) {
   // CHECK-MESSAGES: :[[@LINE-3]]:8: note: 'run_on_written' runs it on data from outside
 }
 
+// Layers run in a cascade on what main makes up: each layer's output is
+// made up as its input is, whatever the layers are built from (the layer
+// is no input): a demo.
+torch::Tensor first_weight = torch::randn({3, 1});
+torch::Tensor cascade(torch::Tensor input, torch::nn::Linear &first,
+                      torch::nn::Linear &second) {
+  torch::Tensor hidden = first->forward(input);
+  torch::Tensor output = second->forward(hidden);
+  return output;
+}
+
+void demo_cascade() {
+  torch::nn::Linear first(first_weight.size(1), first_weight.size(0));
+  torch::nn::Linear second(3, 2);
+  first->weight = first_weight;
+  torch::Tensor input = torch::randn({5, 1});
+  torch::Tensor output = cascade(input, first, second);
+  show(output.sum().item<double>());
+}
+
 int main(int argc, char **argv) {
   TinyNet net;
+  demo_cascade();
   demo_literals(net);
   run_on_file(net, argv[1]);
   run_on_cache(net);
