@@ -622,6 +622,16 @@ static std::optional<GradState> stateObjectHolds(const CXXRecordDecl *Class,
   return std::nullopt;
 }
 
+/// The grad state of code entered from several places, each in one of
+/// \p States: off when every one is off, on when one is on.
+static GradState joined(llvm::ArrayRef<GradState> States) {
+  if (llvm::all_of(States,
+                   [](GradState S) { return S == GradState::NotRecording; }))
+    return GradState::NotRecording;
+  return llvm::is_contained(States, GradState::Recording) ? GradState::Recording
+                                                          : GradState::Unknown;
+}
+
 /// The grad state on entry to \p FD: that of its callers when every one of
 /// them is known and agrees, those of other units (as the summaries say)
 /// included.
@@ -630,21 +640,16 @@ static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
                             unsigned Depth) {
   if (!Callers || Depth > 4)
     return GradState::Recording;
+  llvm::SmallVector<GradState, 4> States;
   // A template's pattern runs as the unit's instantiations of it do: the
   // calls are theirs (in the pattern, a call on a dependent value is not
   // resolved to it).
   if (llvm::SmallVector<const FunctionDecl *, 2> Instances =
           instantiationsOf(FD);
       !Instances.empty()) {
-    bool AllGuarded = true, AnyRecording = false;
-    for (const FunctionDecl *Instance : Instances) {
-      GradState State = entryState(Instance, Ctx, Callers, Names, Depth + 1);
-      AllGuarded &= State == GradState::NotRecording;
-      AnyRecording |= State == GradState::Recording;
-    }
-    if (AllGuarded)
-      return GradState::NotRecording;
-    return AnyRecording ? GradState::Recording : GradState::Unknown;
+    for (const FunctionDecl *Instance : Instances)
+      States.push_back(entryState(Instance, Ctx, Callers, Names, Depth + 1));
+    return joined(States);
   }
   auto Sites = Callers->of(FD);
   if (!Sites)
@@ -655,19 +660,15 @@ static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
       Callers->calledElsewhere(FD, /*OnlyOff=*/Sites->empty());
   if (Sites->empty() && !Elsewhere)
     return GradState::Recording;
-  bool AllGuarded = true, AnyRecording = false;
-  if (Elsewhere) {
-    AllGuarded = Elsewhere->GradMode == CalledSummary::Off;
-    AnyRecording = Elsewhere->GradMode == CalledSummary::On;
-  }
-  for (const CallExpr *Site : *Sites) {
-    GradState State = gradStateAtImpl(Site, Ctx, Callers, Names, Depth + 1);
-    AllGuarded &= State == GradState::NotRecording;
-    AnyRecording |= State == GradState::Recording;
-  }
-  if (AllGuarded)
-    return GradState::NotRecording;
-  return AnyRecording ? GradState::Recording : GradState::Unknown;
+  if (Elsewhere)
+    States.push_back(Elsewhere->GradMode == CalledSummary::Off
+                         ? GradState::NotRecording
+                     : Elsewhere->GradMode == CalledSummary::On
+                         ? GradState::Recording
+                         : GradState::Unknown);
+  for (const CallExpr *Site : *Sites)
+    States.push_back(gradStateAtImpl(Site, Ctx, Callers, Names, Depth + 1));
+  return joined(States);
 }
 
 GradState gradStateAt(const Stmt *S, ASTContext &Ctx, const CallSites *Callers,
