@@ -51,8 +51,7 @@ const char *accessorFor(QualType T) {
   const CXXRecordDecl *RD = analysis::recordOf(T);
   if (!RD || !RD->hasDefinition())
     return ".";
-  std::string Name = RD->getQualifiedNameAsString();
-  if (Name == "std::shared_ptr" || Name == "std::unique_ptr" ||
+  if (analysis::isSmartPointer(RD) ||
       analysis::derivesFrom(RD, "torch::nn::ModuleHolder"))
     return "->";
   return ".";

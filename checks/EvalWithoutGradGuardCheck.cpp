@@ -707,10 +707,8 @@ static bool fillsDifferentiatedArgument(const Expr *Forward, ASTContext &Ctx,
     if (Index >= Callee->getNumParams())
       break;
     QualType T = Callee->getParamDecl(Index)->getType();
-    bool Writable = (T->isLValueReferenceType() &&
-                     !T.getNonReferenceType().isConstQualified()) ||
-                    (T->isPointerType() &&
-                     !T->getPointeeType().isConstQualified());
+    bool Writable =
+        analysis::isMutableReference(T) || analysis::isMutablePointer(T);
     QualType Held = T->isPointerType() ? T->getPointeeType()
                                        : T.getNonReferenceType();
     // Only a body in view is evidence that it writes the argument: one out

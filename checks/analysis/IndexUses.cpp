@@ -83,15 +83,15 @@ protected:
       // torch::where(condition, ...): a boolean condition.
       const FunctionDecl *FD = Call->getDirectCallee();
       if (FD && FD->getIdentifier() && FD->getName() == "where" &&
-          isInNamespace(FD, {"torch", "at"}) && Call->getNumArgs() > 0)
+          isTorchFunction(FD) && Call->getNumArgs() > 0)
         indexLeaves(Call->getArg(0), Leaves);
     }
     for (const Expr *Leaf : Leaves) {
       // An element or a part of a variable: the variable holds the same.
-      const auto *Var = dyn_cast_or_null<VarDecl>(
-          referencedDecl(stripWrappers(containerOf(Leaf))));
+      const Expr *Whole = stripWrappers(containerOf(Leaf));
+      const auto *Var = dyn_cast_or_null<VarDecl>(referencedDecl(Whole));
       if (Var && Var->hasLocalStorage() && !Var->getType()->isReferenceType())
-        Uses[Var].push_back(stripWrappers(containerOf(Leaf)));
+        Uses[Var].push_back(Whole);
     }
     return true;
   }

@@ -145,9 +145,7 @@ static bool refersElsewhere(const ValueDecl *D) {
   const CXXRecordDecl *RD = recordOf(T);
   if (!RD)
     return false;
-  std::string Name = RD->getQualifiedNameAsString();
-  return Name == "std::shared_ptr" || Name == "std::unique_ptr" ||
-         derivesFrom(RD, "torch::nn::ModuleHolder");
+  return isSmartPointer(RD) || derivesFrom(RD, "torch::nn::ModuleHolder");
 }
 
 bool mayAlias(const ObjectPath &A, const ObjectPath &B) {

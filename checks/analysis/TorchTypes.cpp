@@ -36,14 +36,18 @@ QualType firstTypeArgument(const CXXRecordDecl *RD) {
   return Spec->getTemplateArgs()[0].getAsType();
 }
 
+bool isSmartPointer(const CXXRecordDecl *RD) {
+  if (!RD)
+    return false;
+  std::string Name = RD->getQualifiedNameAsString();
+  return Name == "std::shared_ptr" || Name == "std::unique_ptr";
+}
+
 const CXXRecordDecl *objectClass(QualType T) {
   const CXXRecordDecl *RD = recordOf(T, /*ThroughPointer=*/true);
   QualType Pointee = firstTypeArgument(RD);
-  if (!Pointee.isNull()) {
-    std::string Name = RD->getQualifiedNameAsString();
-    if (Name == "std::shared_ptr" || Name == "std::unique_ptr")
-      return recordOf(Pointee);
-  }
+  if (!Pointee.isNull() && isSmartPointer(RD))
+    return recordOf(Pointee);
   return RD;
 }
 

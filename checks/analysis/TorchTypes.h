@@ -143,6 +143,9 @@ enum class OptionalBool { True, False, None, Unknown };
 OptionalBool evaluateOptionalBool(const clang::Expr *E,
                                   const clang::ASTContext &Ctx);
 
+/// Whether \p RD is std::shared_ptr or std::unique_ptr.
+bool isSmartPointer(const clang::CXXRecordDecl *RD);
+
 /// The class an object of type \p T is, through references, pointers and
 /// std::shared_ptr / std::unique_ptr.
 const clang::CXXRecordDecl *objectClass(clang::QualType T);
