@@ -632,9 +632,56 @@ static GradState joined(llvm::ArrayRef<GradState> States) {
                                                           : GradState::Unknown;
 }
 
+/// The `main` a unit defines, when the unit's own file defines it.
+static const FunctionDecl *programMain(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D);
+        FD && FD->isMain() && FD->doesThisDeclarationHaveABody() &&
+        SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+      return FD;
+  return nullptr;
+}
+
+/// Whether every declaration of \p FD (and of its class, for a method) is
+/// in the unit's own file: no header lets another unit call it.
+static bool declaredOnlyInMainFile(const FunctionDecl *FD,
+                                   const SourceManager &SM) {
+  auto InMain = [&](const Decl *D) {
+    return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+  };
+  if (!llvm::all_of(FD->redecls(), InMain))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return llvm::all_of(MD->getParent()->redecls(), InMain);
+  return true;
+}
+
+/// The grad state in which a program's file runs code that nothing calls:
+/// a function of the file that defines `main`, declared nowhere else and
+/// called from nowhere (its calls are commented out, or not yet written),
+/// can only ever run from `main`, so it is taken to run as `main`'s own
+/// statements do by their end (a guard `main` holds for its whole body
+/// covers it). std::nullopt when \p FD is not such a function.
+static std::optional<GradState> stateOfUncalled(const FunctionDecl *FD,
+                                                ASTContext &Ctx,
+                                                const CallSites *Callers,
+                                                const NameGuesses &Names,
+                                                unsigned Depth) {
+  if (FD->isMain() || Callers->calledElsewhere(FD, /*OnlyOff=*/false) ||
+      !declaredOnlyInMainFile(FD, Ctx.getSourceManager()))
+    return std::nullopt;
+  const FunctionDecl *Main = programMain(Ctx);
+  const auto *Body = Main ? dyn_cast<CompoundStmt>(Main->getBody()) : nullptr;
+  if (!Body || Body->body_empty())
+    return std::nullopt;
+  return gradStateAtImpl(Body->body_back(), Ctx, Callers, Names, Depth + 1);
+}
+
 /// The grad state on entry to \p FD: that of its callers when every one of
 /// them is known and agrees, those of other units (as the summaries say)
-/// included.
+/// included; for code of a program's file that nothing calls, that of
+/// `main` (stateOfUncalled).
 static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
                             const CallSites *Callers, const NameGuesses &Names,
                             unsigned Depth) {
@@ -659,7 +706,8 @@ static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
   const CalledSummary *Elsewhere =
       Callers->calledElsewhere(FD, /*OnlyOff=*/Sites->empty());
   if (Sites->empty() && !Elsewhere)
-    return GradState::Recording;
+    return stateOfUncalled(FD, Ctx, Callers, Names, Depth)
+        .value_or(GradState::Recording);
   if (Elsewhere)
     States.push_back(Elsewhere->GradMode == CalledSummary::Off
                          ? GradState::NotRecording

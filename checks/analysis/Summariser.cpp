@@ -40,6 +40,18 @@ static unsigned elementsOf(QualType T) {
   return Pack.getKind() == TemplateArgument::Pack ? Pack.pack_size() : 0;
 }
 
+/// The keys a call of \p FD is summarised under: its own and, for an
+/// instantiation of a template, its pattern's, which a unit that has only
+/// the template (a header checked alone) asks for.
+static llvm::SmallVector<std::string, 2> calledKeys(const FunctionDecl *FD) {
+  llvm::SmallVector<std::string, 2> Keys{FunctionSummaries::keyOf(FD)};
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+      Pattern && Pattern != FD)
+    if (std::string Key = FunctionSummaries::keyOf(Pattern); Key != Keys[0])
+      Keys.push_back(std::move(Key));
+  return Keys;
+}
+
 namespace {
 
 /// The functions of the main file that another unit may call.
@@ -216,15 +228,18 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
   for (const auto &[FD, Calls] : Sites.all()) {
     if (!callsSummarised(FD, SM) || !FD->isExternallyVisible())
       continue;
-    std::string Key = FunctionSummaries::keyOf(FD);
+    llvm::SmallVector<std::string, 2> Keys = calledKeys(FD);
     for (const CallExpr *Call : Calls)
-      if (!Call->isInstantiationDependent())
-        Out.addCalled(Key, Mode(gradStateAt(Call, Ctx, &Sites, Options.names())),
-                      Where(Call));
+      if (!Call->isInstantiationDependent()) {
+        auto State = Mode(gradStateAt(Call, Ctx, &Sites, Options.names()));
+        for (const std::string &Key : Keys)
+          Out.addCalled(Key, State, Where(Call));
+      }
   }
   for (const FunctionDecl *FD : Sites.escaping())
     if (callsSummarised(FD, SM) && FD->isExternallyVisible())
-      Out.addCalled(FunctionSummaries::keyOf(FD), CalledSummary::Unknown, "");
+      for (const std::string &Key : calledKeys(FD))
+        Out.addCalled(Key, CalledSummary::Unknown, "");
   if (!Finder.Classes.empty()) {
     HistoryAnalysis History(Ctx, &Sites, Options);
     for (const CXXRecordDecl *Class : Finder.Classes) {

@@ -59,16 +59,21 @@ torch::Tensor act(torch::nn::Linear &policy, const torch::Tensor &observation) {
   // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
 }
 
-// Inference in main() after eval().
+// Inference in main() after eval(), in a block of its own: the guard the
+// fix adds covers that block, not the end of main, so the functions of this
+// file that nothing calls are still judged as entered with grad mode on
+// (torch-eval-without-grad-guard-uncalled-in-program.cpp).
 int main() {
-  torch::nn::Linear model(4, 2);
-  model->eval();
-  // CHECK-FIXES: model->eval();
-  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
-  for (int i = 0; i < 10; ++i) {
-    auto y = model(torch::ones({1, 4}));
-    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code
-    (void)y;
+  {
+    torch::nn::Linear model(4, 2);
+    model->eval();
+    // CHECK-FIXES: model->eval();
+    // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+    for (int i = 0; i < 10; ++i) {
+      auto y = model(torch::ones({1, 4}));
+      // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the model runs forward in evaluation code
+      (void)y;
+    }
   }
   return 0;
 }

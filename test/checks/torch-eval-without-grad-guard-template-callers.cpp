@@ -66,10 +66,13 @@ void sample_all(Vae &model, const torch::Tensor &data) {
 }
 
 int main() {
-  torch::NoGradGuard no_grad{};
   Vae model;
   model->eval();
   torch::Tensor data = torch::randn({10, 4});
-  morph(model, data);
+  {
+    torch::NoGradGuard no_grad{};
+    morph(model, data);
+  }
+  sample_all(model, data);
   return 0;
 }
