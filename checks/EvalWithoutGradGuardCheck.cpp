@@ -202,6 +202,23 @@ bool returnsNoHistoryElsewhere(const Expr *Call,
   return !Result.mayHoldGraph() && !Result.mayBeUnknown();
 }
 
+/// Whether \p Call, the forward pass of a module of the user's, records
+/// nothing, as the bodies it runs say (in the unit, or as the project's
+/// summaries say; each overrider of a virtual forward in view among them):
+/// a sampler or an analytic density with no parameter, run on nothing
+/// with history. H answers from those bodies; its answer for a module it
+/// knows nothing of is a graph.
+bool userForwardRecordsNothing(const Expr *Call,
+                               analysis::HistoryAnalysis &History) {
+  const auto *Member =
+      dyn_cast_or_null<CXXMemberCallExpr>(analysis::stripWrappers(Call));
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  if (!Method || analysis::inLibraryNamespace(Method->getParent()))
+    return false;
+  analysis::Carries Result = History.history(Member);
+  return !Result.mayHoldGraph() && !Result.mayBeUnknown();
+}
+
 /// Whether no call of \p Function is in view, so that only a guess from its
 /// name can say how it runs.
 bool callersUnseen(const FunctionDecl *Function,
@@ -1108,8 +1125,9 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   analysis::HistoryAnalysis &History = Facts.history(Ctx, HistoryOpts);
   // A method of the model out of view is a forward pass only by
   // assumption; its summary, where there is one, is evidence.
-  if (analysis::isForwardCallOutOfView(Forward, HistoryOpts.names()) &&
-      returnsNoHistoryElsewhere(Forward, History))
+  if (analysis::isForwardCallOutOfView(Forward, HistoryOpts.names())
+          ? returnsNoHistoryElsewhere(Forward, History)
+          : userForwardRecordsNothing(Forward, History))
     return;
   // A forward that runs a backward pass of its own (forces computed as the
   // gradient of the energy it predicts) needs grad mode on: under a guard

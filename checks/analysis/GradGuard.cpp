@@ -4,6 +4,7 @@
 
 #include "checks/analysis/ExprUtils.h"
 #include "checks/analysis/LoopScope.h"
+#include "checks/analysis/SummaryData.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/Walk.h"
 #include "clang/AST/DeclCXX.h"
@@ -668,7 +669,10 @@ static std::optional<GradState> stateOfUncalled(const FunctionDecl *FD,
                                                 const CallSites *Callers,
                                                 const NameGuesses &Names,
                                                 unsigned Depth) {
-  if (FD->isMain() || Callers->calledElsewhere(FD, /*OnlyOff=*/false) ||
+  // A function entered without being named (a constructor, an operator, a
+  // virtual method) has callers that no call names.
+  if (FunctionSummaries::caller(FD).first.empty() ||
+      Callers->calledElsewhere(FD, /*OnlyOff=*/false) ||
       !declaredOnlyInMainFile(FD, Ctx.getSourceManager()))
     return std::nullopt;
   const FunctionDecl *Main = programMain(Ctx);

@@ -364,6 +364,8 @@ Carries HistoryAnalysis::ofUncached(const Expr *E, int Element) {
 }
 
 Carries HistoryAnalysis::ofCall(const CallExpr *Call, int Element) {
+  if (auto Dispatched = ofVirtualCall(Call, Element))
+    return *Dispatched;
   if (auto Summarised = ofSummary(Call, Call->getDirectCallee(), Element))
     return *Summarised;
   if (isForwardCall(Call, Options.names())) {
@@ -620,9 +622,23 @@ Carries HistoryAnalysis::ofOpaqueCall(const CallExpr *Call,
 std::optional<Carries> HistoryAnalysis::ofSummary(const CallExpr *Call,
                                                   const FunctionDecl *FD,
                                                   int Element) {
-  // The unit's own body says more; an override may run another body.
-  if (!Options.Summaries || !bodyIsElsewhere(FD, Ctx.getSourceManager()))
+  // The unit's own body says more.
+  if (!Options.Summaries || !FD ||
+      !userBodyNotInUnit(FD, Ctx.getSourceManager()))
     return std::nullopt;
+  std::optional<Carries> Result = summarised(Call, FD, Element);
+  // An override may run another body: as for a body in the unit
+  // (ofFunctionResult), the summarised body's history counts, and any other
+  // answer is left to the rule for opaque calls.
+  if (Result && mayBeOverridden(dyn_cast<CXXMethodDecl>(FD)) &&
+      !Result->mayHoldGraph())
+    return std::nullopt;
+  return Result;
+}
+
+std::optional<Carries> HistoryAnalysis::summarised(const CallExpr *Call,
+                                                   const FunctionDecl *FD,
+                                                   int Element) {
   const FunctionSummary *S = Options.Summaries->find(FD);
   if (!S)
     return std::nullopt;
@@ -650,6 +666,48 @@ std::optional<Carries> HistoryAnalysis::ofSummary(const CallExpr *Call,
   // A summary that does not know either: the rule for opaque calls.
   if (Result.mayBeUnknown() && !Result.requiresGrad())
     return std::nullopt;
+  return Result;
+}
+
+std::optional<Carries> HistoryAnalysis::ofVirtualCall(const CallExpr *Call,
+                                                      int Element) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *MD = Member ? Member->getMethodDecl() : nullptr;
+  if (!MD || !mayBeOverridden(MD))
+    return std::nullopt;
+  // `Base::f()` runs Base's body, whatever the object is.
+  if (const auto *Callee = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
+      Callee && Callee->hasQualifier())
+    return std::nullopt;
+  // The unit must have the class's hierarchy in view, not only the class
+  // (whose subclasses may all be elsewhere).
+  llvm::ArrayRef<const CXXMethodDecl *> Others = VirtualOverriders.of(MD);
+  if (Others.empty() && !VirtualOverriders.derivedInView(MD->getParent()))
+    return std::nullopt;
+  llvm::SmallVector<const CXXMethodDecl *, 4> Bodies;
+  if (!MD->isPureVirtual())
+    Bodies.push_back(MD);
+  for (const CXXMethodDecl *Other : Others)
+    if (!Other->isPureVirtual())
+      Bodies.push_back(Other);
+  const SourceManager &SM = Ctx.getSourceManager();
+  Carries Result = Carries::none();
+  for (const CXXMethodDecl *Body : Bodies) {
+    const FunctionDecl *Def = Body->getDefinition();
+    std::optional<Carries> One;
+    if (Def && Def->hasBody() && !SM.isInSystemHeader(Def->getLocation())) {
+      if (!mayFollowInto(Def))
+        return std::nullopt;
+      CallStack.push_back(Call);
+      One = returnedBy(Def, Element);
+      CallStack.pop_back();
+    } else if (Options.Summaries && userBodyNotInUnit(Body, SM)) {
+      One = summarised(Call, Body, Element);
+    }
+    if (!One || One->mayBeUnknown())
+      return std::nullopt;
+    Result |= *One;
+  }
   return Result;
 }
 

@@ -34,6 +34,7 @@
 #include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/GradGuard.h"
 #include "checks/analysis/IndexUses.h"
+#include "checks/analysis/Overriders.h"
 #include "checks/analysis/Names.h"
 #include "checks/analysis/TorchTypes.h"
 #include "clang/AST/ASTContext.h"
@@ -237,6 +238,16 @@ private:
   /// returns, when one is known.
   std::optional<Carries> ofSummary(const clang::CallExpr *Call,
                                    const clang::FunctionDecl *FD, int Element);
+  /// What \p FD's summary says this call returns, \p FD a virtual method or
+  /// not.
+  std::optional<Carries> summarised(const clang::CallExpr *Call,
+                                    const clang::FunctionDecl *FD, int Element);
+  /// A call of a virtual method that the unit's classes override: what the
+  /// bodies it may run return (the method's own unless pure, and each
+  /// overrider's), each read in the unit or from its summary; std::nullopt
+  /// when one of them is not known.
+  std::optional<Carries> ofVirtualCall(const clang::CallExpr *Call,
+                                       int Element);
   Carries anyOf(llvm::ArrayRef<const clang::Expr *> Exprs);
   bool guarded(const clang::Expr *E);
 
@@ -260,6 +271,7 @@ private:
       Partial;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
   IndexUses Indices;
+  Overriders VirtualOverriders{Ctx};
   llvm::DenseMap<const clang::FieldDecl *, Carries> MemberStates;
   llvm::DenseSet<const clang::FieldDecl *> MembersInProgress;
   /// For a member whose state may hold history: the first write found
