@@ -329,6 +329,29 @@ static const CXXRecordDecl *selfContainer(const Expr *Target) {
   return RD;
 }
 
+/// Whether \p Value is computed, by arithmetic with numbers, only from
+/// parts (pieceRoot) of \p Target itself (`p[0][j] = p[0][j] * (1 - f) +
+/// noise * f`): like an in-place operation that brings nothing in
+/// (`mul_(0.5)`), the write changes elements of the graph the target holds
+/// and takes in none from outside.
+static bool computedOnlyFromItself(const Expr *Value, const ValueDecl *Target) {
+  Value = stripWrappers(Value)->IgnoreParenImpCasts();
+  if (!holdsTensorsOrFields(Value->getType()))
+    return true;
+  if (const Expr *Root = pieceRoot(Value)) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(Root);
+    return (Ref ? Ref->getDecl() : cast<MemberExpr>(Root)->getMemberDecl()) ==
+           Target;
+  }
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Value);
+  if (!Op || !llvm::is_contained({OO_Plus, OO_Minus, OO_Star, OO_Slash},
+                                 Op->getOperator()))
+    return false;
+  return llvm::all_of(Op->arguments(), [&](const Expr *Arg) {
+    return computedOnlyFromItself(Arg, Target);
+  });
+}
+
 std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
                                           ASTContext &Ctx,
                                           llvm::ArrayRef<const Expr *> Values) {
@@ -362,11 +385,13 @@ std::optional<Lifetime> outlivesIteration(const Expr *Target, const Stmt *At,
   }
   const SourceManager &SM = Ctx.getSourceManager();
   // A loop that hands out pieces of a graph made before it (the outputs
-  // of one forward split into a vector) grows nothing: what counts is the
+  // of one forward split into a vector), or only rewrites the target's own
+  // elements from themselves and numbers, grows nothing: what counts is the
   // loop around it, if any.
   while (Loop && !Values.empty() &&
          llvm::all_of(Values, [&](const Expr *V) {
-           return isPartOfLoopInvariant(V, Loop, SM, /*Locals=*/4);
+           return isPartOfLoopInvariant(V, Loop, SM, /*Locals=*/4) ||
+                  computedOnlyFromItself(V, Var);
          }))
     Loop = innermostLoop(Loop, Ctx);
   if (!Loop)
