@@ -176,6 +176,14 @@ bool othersDiscarded(const Expr *Forward, const Stmt *Scope,
   });
 }
 
+/// Whether H finds that \p Call returns nothing that may hold a graph, and
+/// knows it.
+bool returnsNothingWithHistory(const CXXMemberCallExpr *Call,
+                               analysis::HistoryAnalysis &History) {
+  analysis::Carries Result = History.history(Call);
+  return !Result.mayHoldGraph() && !Result.mayBeUnknown();
+}
+
 /// Whether the project's function summaries say that \p Call, a method of
 /// the user's model whose body is in another unit (taken for a forward pass
 /// while nothing is known of it), returns no history from what this call
@@ -198,8 +206,7 @@ bool returnsNoHistoryElsewhere(const Expr *Call,
   if (!Summary || Summary->empty())
     return false;
   // H asks the summary with this call's arguments.
-  analysis::Carries Result = History.history(Member);
-  return !Result.mayHoldGraph() && !Result.mayBeUnknown();
+  return returnsNothingWithHistory(Member, History);
 }
 
 /// Whether \p Call, the forward pass of a module of the user's, records
@@ -215,8 +222,7 @@ bool userForwardRecordsNothing(const Expr *Call,
   const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
   if (!Method || analysis::inLibraryNamespace(Method->getParent()))
     return false;
-  analysis::Carries Result = History.history(Member);
-  return !Result.mayHoldGraph() && !Result.mayBeUnknown();
+  return returnsNothingWithHistory(Member, History);
 }
 
 /// Whether no call of \p Function is in view, so that only a guess from its
