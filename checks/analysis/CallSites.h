@@ -68,13 +68,29 @@ public:
   };
   Closures closuresRunBy(const clang::CallExpr *Call) const;
 
+  /// The calls of \p FD that a template's pattern makes on dependent
+  /// values (`add_vectors(model, dataset, n)` with `dataset` of a template
+  /// parameter's type), which clang resolves only in the template's
+  /// instantiations: those whose candidates by name, taken with the number
+  /// of arguments, leave \p FD alone. For a function that only templates
+  /// the unit never instantiates call.
+  llvm::ArrayRef<const clang::CallExpr *>
+  dependentCallsOf(const clang::FunctionDecl *FD) const;
+
+  /// The `main` the unit's own file defines; null when it defines none.
+  const clang::FunctionDecl *programMain() const { return Main; }
+
 private:
   std::shared_ptr<const FunctionSummaries> Elsewhere;
   const clang::SourceManager &SM;
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::SmallVector<const clang::CallExpr *, 2>>
       Calls;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::SmallVector<const clang::CallExpr *, 2>>
+      DependentCalls;
   llvm::DenseSet<const clang::FunctionDecl *> Escaping;
+  const clang::FunctionDecl *Main = nullptr;
 };
 
 } // namespace torch_tidy::analysis

@@ -633,17 +633,6 @@ static GradState joined(llvm::ArrayRef<GradState> States) {
                                                           : GradState::Unknown;
 }
 
-/// The `main` a unit defines, when the unit's own file defines it.
-static const FunctionDecl *programMain(ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *FD = dyn_cast<FunctionDecl>(D);
-        FD && FD->isMain() && FD->doesThisDeclarationHaveABody() &&
-        SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
-      return FD;
-  return nullptr;
-}
-
 /// Whether every declaration of \p FD (and of its class, for a method) is
 /// in the unit's own file: no header lets another unit call it.
 static bool declaredOnlyInMainFile(const FunctionDecl *FD,
@@ -675,7 +664,7 @@ static std::optional<GradState> stateOfUncalled(const FunctionDecl *FD,
       Callers->calledElsewhere(FD, /*OnlyOff=*/false) ||
       !declaredOnlyInMainFile(FD, Ctx.getSourceManager()))
     return std::nullopt;
-  const FunctionDecl *Main = programMain(Ctx);
+  const FunctionDecl *Main = Callers->programMain();
   const auto *Body = Main ? dyn_cast<CompoundStmt>(Main->getBody()) : nullptr;
   if (!Body || Body->body_empty())
     return std::nullopt;
@@ -684,8 +673,9 @@ static std::optional<GradState> stateOfUncalled(const FunctionDecl *FD,
 
 /// The grad state on entry to \p FD: that of its callers when every one of
 /// them is known and agrees, those of other units (as the summaries say)
-/// included; for code of a program's file that nothing calls, that of
-/// `main` (stateOfUncalled).
+/// included; for code that only templates the unit never instantiates
+/// call, that of those calls (CallSites::dependentCallsOf); for code of a
+/// program's file that nothing calls, that of `main` (stateOfUncalled).
 static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
                             const CallSites *Callers, const NameGuesses &Names,
                             unsigned Depth) {
@@ -709,9 +699,19 @@ static GradState entryState(const FunctionDecl *FD, ASTContext &Ctx,
   // none do.
   const CalledSummary *Elsewhere =
       Callers->calledElsewhere(FD, /*OnlyOff=*/Sites->empty());
-  if (Sites->empty() && !Elsewhere)
+  if (Sites->empty() && !Elsewhere) {
+    // Called only from templates the unit never instantiates, on
+    // dependent values: as those calls would run it.
+    if (llvm::ArrayRef<const CallExpr *> Dependent =
+            Callers->dependentCallsOf(FD);
+        !Dependent.empty()) {
+      for (const CallExpr *Site : Dependent)
+        States.push_back(gradStateAtImpl(Site, Ctx, Callers, Names, Depth + 1));
+      return joined(States);
+    }
     return stateOfUncalled(FD, Ctx, Callers, Names, Depth)
         .value_or(GradState::Recording);
+  }
   if (Elsewhere)
     States.push_back(Elsewhere->GradMode == CalledSummary::Off
                          ? GradState::NotRecording
