@@ -17,7 +17,7 @@
 class Trainer {
 public:
   torch::Tensor sample(int n) {
-    // CHECK-FIXES-OPAQUE: {{^}}    torch::NoGradGuard no_grad_2;{{$}}
+    // CHECK-FIXES-OPAQUE: {{^}}    torch::NoGradGuard no_grad;{{$}}
     auto x = prior->forward(n);
     // CHECK-MESSAGES-OPAQUE: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code
     torch::NoGradGuard no_grad_guard;

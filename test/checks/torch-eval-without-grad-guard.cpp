@@ -125,6 +125,28 @@ double evaluate_with_temporary_guard(torch::nn::Linear &model, const torch::Tens
   // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad_2;
 }
 
+double evaluate_after_naming_nothing(torch::nn::Linear &model, const torch::Tensor &x) {
+  double score = model(x).sum().item<double>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  torch::NoGradGuard;
+  // Likewise for a statement that names a guard type and builds nothing.
+  // CHECK-FIXES: double evaluate_after_naming_nothing(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad_2;
+  return score;
+}
+
+double evaluate_after_warm_up(torch::nn::Linear &model, const torch::Tensor &x) {
+  {
+    torch::NoGradGuard guard;
+    model(x);
+  }
+  return model(x).sum().item<double>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the model runs forward in evaluation code with no torch::NoGradGuard or c10::InferenceMode,
+  // A guard that a variable holds is never renamed: the usual name is free.
+  // CHECK-FIXES: double evaluate_after_warm_up(torch::nn::Linear &model, const torch::Tensor &x) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+}
+
 void eval_then_train_in_one_block(torch::nn::Linear &model, const torch::Tensor &x,
                                   torch::optim::SGD &optimizer) {
   model->eval();
