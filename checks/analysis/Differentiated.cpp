@@ -669,6 +669,49 @@ static bool isOutParameter(const ValueDecl *D, const FunctionDecl *Function) {
   return isMutableReference(T) && holdsTensorsOrFields(T.getNonReferenceType());
 }
 
+/// The tensor members of its own object that the method \p Call runs (its
+/// body in the unit) assigns what it computes (`features_ = x;` in a
+/// forward that returns only its last layer): what it records is kept
+/// there as well as in its result. With \p History, a member assigned only
+/// values that carry no history (`features_ = torch::Tensor();`) is left
+/// out.
+static llvm::SmallVector<const FieldDecl *, 4>
+membersWrittenBy(const CallExpr *Call, HistoryAnalysis *History) {
+  llvm::SmallVector<const FieldDecl *, 4> Fields;
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  const FunctionDecl *Def = nullptr;
+  if (!Method || Method->isStatic() || !Method->hasBody(Def))
+    return Fields;
+  struct Finder : StmtWalk {
+    HistoryAnalysis *History;
+    llvm::SmallVector<const FieldDecl *, 4> &Fields;
+    Finder(HistoryAnalysis *History,
+           llvm::SmallVector<const FieldDecl *, 4> &Fields)
+        : History(History), Fields(Fields) {}
+    void assigned(const Expr *Target, const Expr *Value) {
+      const auto *Member = dyn_cast<MemberExpr>(Target->IgnoreParenImpCasts());
+      const auto *Field =
+          Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+      if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) ||
+          !isTensorType(Field->getType()) || llvm::is_contained(Fields, Field))
+        return;
+      if (!History || !History->history(Value).isNone())
+        Fields.push_back(Field);
+    }
+    bool visit(Stmt *S) override {
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+          Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+        assigned(Op->getArg(0), Op->getArg(1));
+      else if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+               Assign && Assign->getOpcode() == BO_Assign)
+        assigned(Assign->getLHS(), Assign->getRHS());
+      return true;
+    }
+  } Walk(History, Fields);
+  Walk.walk(Def->getBody());
+  return Fields;
+}
+
 namespace {
 /// historyDiscarded, followed out of a function through what it returns
 /// and what it writes into out-parameters: to every call site in the unit,
@@ -702,6 +745,19 @@ public:
     };
     if (!llvm::all_of(Stored, Local))
       return false;
+    // A method that keeps what it computes in members of its object keeps
+    // it there too: those members must drop it as a holder would.
+    // What the method returns from them is its result, followed below.
+    if (const auto *Call = dyn_cast<CallExpr>(stripWrappers(E))) {
+      llvm::SmallSetVector<const FunctionDecl *, 2> FieldReturners;
+      for (const FieldDecl *Field : membersWrittenBy(Call, History))
+        if (!keptOnlyByItsClass(Field, &FieldReturners) && !readsDropIt(Field))
+          return false;
+      for (const FunctionDecl *Method : FieldReturners)
+        if (Method->getCanonicalDecl() !=
+            Call->getDirectCallee()->getCanonicalDecl())
+          Returners.insert(Method);
+    }
     DeclSet Holders = Sources.historyFrom(Stored, Ctx);
     if (!llvm::all_of(Holders, Local) ||
         leavesTypeErased(Body, E, Holders, Ctx))

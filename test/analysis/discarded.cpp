@@ -218,3 +218,22 @@ torch::Tensor embeddingWithHistory(torch::nn::Linear &model, const torch::Tensor
     features.push_back(level.to(torch::kCPU));
   return embedWithHistory(features);
 }
+
+// A forward that keeps what it computes in a member of its module keeps it
+// there as well: a dropped result leaves the graph in the member, which
+// anything may read.
+struct KeepsFeaturesImpl : torch::nn::Module {
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor features;
+  torch::Tensor forward(const torch::Tensor &x) {
+    features = fc(x);
+    return features.relu();
+  }
+};
+TORCH_MODULE(KeepsFeatures);
+
+torch::Tensor features_read(KeepsFeatures &net, const torch::Tensor &x) {
+  // CHECK: [[@LINE+1]]:3: discarded=no
+  probe_discarded(net->forward(x));
+  return net->features;
+}
