@@ -126,8 +126,43 @@ static bool handsModule(const Expr *E, const ObjectPath &Module) {
   return overlap(Path, Module) || mayAlias(Path, Module);
 }
 
+static llvm::SmallVector<const Stmt *, 4>
+trainingStepsOf(const ObjectPath &Module, const Stmt *Loop, ASTContext &Ctx,
+                unsigned Depth);
+
+/// Whether the call \p Call, a function of the unit that trains, handed
+/// \p Module only as its argument for a parameter, trains it: its body in
+/// view, that parameter's module has a training step there of its own (an
+/// optimizer that may hold it, or a training call handed it in turn). A
+/// module handed to a training round as a fixed opponent is not trained by
+/// it. True when the body is not in view or the call nests too deep.
+static bool trainsHanded(const CallExpr *Call, const ObjectPath &Module,
+                         ASTContext &Ctx, unsigned Depth) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || Depth >= 2 ||
+      isa<CXXOperatorCallExpr>(Call))
+    return true;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I) {
+    if (!handsModule(Call->getArg(I), Module))
+      continue;
+    ObjectPath Param;
+    Param.Decls.push_back(Def->getParamDecl(I));
+    Param.Known = true;
+    if (!trainingStepsOf(Param, Def->getBody(), Ctx, Depth + 1).empty())
+      return true;
+  }
+  return false;
+}
+
 llvm::SmallVector<const Stmt *, 4>
 trainingStepsOf(const ObjectPath &Module, const Stmt *Loop, ASTContext &Ctx) {
+  return trainingStepsOf(Module, Loop, Ctx, 0);
+}
+
+static llvm::SmallVector<const Stmt *, 4>
+trainingStepsOf(const ObjectPath &Module, const Stmt *Loop, ASTContext &Ctx,
+                unsigned Depth) {
   llvm::SmallVector<const Stmt *, 4> Steps;
   if (!Loop || !Module.Known || Module.Decls.empty())
     return Steps;
@@ -146,19 +181,56 @@ trainingStepsOf(const ObjectPath &Module, const Stmt *Loop, ASTContext &Ctx) {
     }
     if (!callTrains(Call, Ctx))
       continue;
-    bool Handed = llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+    bool HandedAsArgument = llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
       return handsModule(Arg, Module);
     });
+    bool Handed = HandedAsArgument && trainsHanded(Call, Module, Ctx, Depth);
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
       if (const Expr *Object = Member->getImplicitObjectArgument())
         Handed |= handsModule(Object, Module);
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
-    if (!Handed && MD && MD->getParent()->isLambda() && Module.Decls.front())
+    if (!Handed && !HandedAsArgument && MD && MD->getParent()->isLambda() &&
+        Module.Decls.front())
       Handed = mentions(userBodyCalled(Call, Ctx), Module.Decls.front());
     if (Handed)
       Steps.push_back(Call);
   }
   return Steps;
+}
+
+/// Whether \p Step is a call of a method of the same object (on `this`),
+/// its body in view, that changes the mode of \p Module, a member of that
+/// object, before each training step of the module it runs, on every path
+/// from its entry: the mode it is entered in reaches none of them.
+static bool setsModeBeforeItsSteps(const Stmt *Step, const ObjectPath &Module,
+                                   ModeEffects &Effects) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(Step);
+  // A path rooted at `this`: `this.policy`.
+  if (!Call || !Module.Known || Module.Decls.size() < 2 ||
+      Module.Decls.front() != nullptr)
+    return false;
+  const Expr *Object = Call->getImplicitObjectArgument();
+  const FunctionDecl *Def = nullptr;
+  if (!Object || !isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) ||
+      !Call->getMethodDecl() || !Call->getMethodDecl()->hasBody(Def))
+    return false;
+  ASTContext &Ctx = Effects.context();
+  llvm::SmallVector<const Stmt *, 4> Inner =
+      trainingStepsOf(Module, Def->getBody(), Ctx);
+  if (Inner.empty())
+    return false;
+  FunctionFlow Flow(Def, Ctx);
+  if (!Flow.valid())
+    return false;
+  return llvm::none_of(Inner, [&](const Stmt *InnerStep) {
+    return Flow
+        .nearestBefore(InnerStep,
+                       [&](const Stmt *S) {
+                         return S != InnerStep && isa<CallExpr>(S) &&
+                                Effects.leaves(S, Module) != ModuleMode::None;
+                       })
+        .ReachesEntry;
+  });
 }
 
 llvm::SmallVector<const Stmt *, 2>
@@ -171,7 +243,8 @@ stepsReachedInEvalMode(const Stmt *Eval, const ObjectPath &Module,
   for (const Stmt *Step : Steps) {
     // A step that sets the module training, first thing or for good.
     if (Effects.setsFirst(Step, Module) == ModuleMode::Train ||
-        Effects.leaves(Step, Module) == ModuleMode::Train)
+        Effects.leaves(Step, Module) == ModuleMode::Train ||
+        setsModeBeforeItsSteps(Step, Module, Effects))
       continue;
     auto Nearest = Flow.nearestBefore(Step, [&](const Stmt *S) {
       return S == Eval || (isa<CallExpr>(S) &&

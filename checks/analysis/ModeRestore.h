@@ -55,6 +55,8 @@ public:
   /// The modules \p Call leaves in evaluation mode (known paths only).
   llvm::SmallVector<ObjectPath, 1> leftInEval(const clang::Stmt *Call);
 
+  clang::ASTContext &context() const { return Ctx; }
+
 private:
   /// The changes of \p Call, made in the body of \p In (null: the
   /// caller's own), in \p In's terms.
@@ -82,7 +84,11 @@ trainingStepsOf(const ObjectPath &Module, const clang::Stmt *Loop,
 /// way that leaves the module training (nor another call that leaves it in
 /// evaluation mode, which answers for that path itself). A step that sets
 /// the module to training itself first (`train_epoch(model)` that calls
-/// `model->train()`) is not reached.
+/// `model->train()`) is not reached; nor is a method of the same object
+/// whose body sets the mode of that member module before each training
+/// step of its own on every path from its entry (a round that collects a
+/// rollout in evaluation mode, then calls `exploiter_->train()` and
+/// updates): the mode the call is entered in never reaches its training.
 llvm::SmallVector<const clang::Stmt *, 2>
 stepsReachedInEvalMode(const clang::Stmt *Eval, const ObjectPath &Module,
                        llvm::ArrayRef<const clang::Stmt *> Steps,
