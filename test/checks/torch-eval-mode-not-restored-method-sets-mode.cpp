@@ -8,7 +8,8 @@
 // that updates in the mode it was entered in is reported. A module handed
 // to a training round that never trains it (a fixed opponent, put in
 // evaluation mode there) is no module that round trains; one handed to a
-// function whose optimizer step may hold it is.
+// function whose optimizer step may hold it is, as is a member of the
+// object handed to a method of that object, which steps an optimizer of it.
 
 #include <torch/torch.h>
 #include <memory>
@@ -71,6 +72,24 @@ public:
     for (int s = 0; s < seeds; ++s)
       best = std::max(best, round_against(opponent));
     return best;
+  }
+
+  void train_epoch(Policy &net) {
+    for (int epoch = 0; epoch < 4; ++epoch) {
+      optimizer->zero_grad();
+      net(torch::ones({8, 4})).sum().backward();
+      optimizer->step();
+    }
+  }
+
+  void alternate_member(int rounds) {
+    for (int r = 0; r < rounds; ++r) {
+      train_epoch(policy);
+      match();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'match' leaves 'policy' in evaluation mode inside the training loop
+      // CHECK-FIXES: {{^}}      match();{{$}}
+      // CHECK-FIXES: {{^}}      policy->train();{{$}}
+    }
   }
 
   float match() {
