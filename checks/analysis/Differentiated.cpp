@@ -5,6 +5,7 @@
 
 #include "checks/analysis/BackwardPasses.h"
 #include "checks/analysis/ExprUtils.h"
+#include "checks/analysis/FunctionFlow.h"
 #include "checks/analysis/History.h"
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/TensorSources.h"
@@ -669,46 +670,37 @@ static bool isOutParameter(const ValueDecl *D, const FunctionDecl *Function) {
   return isMutableReference(T) && holdsTensorsOrFields(T.getNonReferenceType());
 }
 
-/// The tensor members of its own object that the method \p Call runs (its
-/// body in the unit) assigns what it computes (`features_ = x;` in a
-/// forward that returns only its last layer): what it records is kept
-/// there as well as in its result. With \p History, a member assigned only
-/// values that carry no history (`features_ = torch::Tensor();`) is left
-/// out.
+/// The members of its own object in which the method \p Call runs (its
+/// body in the unit) leaves what it computes (`features_ = x;` or
+/// `outputs_.push_back(x)` in a forward that returns only its last layer):
+/// what it records is kept there as well as in its result. The writes are
+/// those that reach the method's exit (a member reset before it returns
+/// keeps nothing); with \p History, only those whose values carry history.
 static llvm::SmallVector<const FieldDecl *, 4>
-membersWrittenBy(const CallExpr *Call, HistoryAnalysis *History) {
+membersWrittenBy(const CallExpr *Call, ASTContext &Ctx,
+                 HistoryAnalysis *History) {
   llvm::SmallVector<const FieldDecl *, 4> Fields;
   const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
   const FunctionDecl *Def = nullptr;
   if (!Method || Method->isStatic() || !Method->hasBody(Def))
     return Fields;
-  struct Finder : StmtWalk {
-    HistoryAnalysis *History;
-    llvm::SmallVector<const FieldDecl *, 4> &Fields;
-    Finder(HistoryAnalysis *History,
-           llvm::SmallVector<const FieldDecl *, 4> &Fields)
-        : History(History), Fields(Fields) {}
-    void assigned(const Expr *Target, const Expr *Value) {
-      const auto *Member = dyn_cast<MemberExpr>(Target->IgnoreParenImpCasts());
-      const auto *Field =
-          Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
-      if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) ||
-          !isTensorType(Field->getType()) || llvm::is_contained(Fields, Field))
-        return;
-      if (!History || !History->history(Value).isNone())
-        Fields.push_back(Field);
-    }
-    bool visit(Stmt *S) override {
-      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-          Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
-        assigned(Op->getArg(0), Op->getArg(1));
-      else if (const auto *Assign = dyn_cast<BinaryOperator>(S);
-               Assign && Assign->getOpcode() == BO_Assign)
-        assigned(Assign->getLHS(), Assign->getRHS());
-      return true;
-    }
-  } Walk(History, Fields);
-  Walk.walk(Def->getBody());
+  std::optional<FunctionFlow> OwnFlow;
+  if (!History)
+    OwnFlow.emplace(Def, Ctx);
+  for (const FieldDecl *Field : Method->getParent()->fields()) {
+    if (!holdsTensors(Field->getType()))
+      continue;
+    bool Keeps = false;
+    if (History)
+      Keeps = History->leftInMember(Def, Field).mayHoldGraph();
+    else if (OwnFlow->valid())
+      Keeps = llvm::any_of(OwnFlow->definitionsAtExit(Field),
+                           [](const Definition &Left) {
+                             return Left.Kind != Definition::Entry;
+                           });
+    if (Keeps)
+      Fields.push_back(Field);
+  }
   return Fields;
 }
 
@@ -750,7 +742,7 @@ public:
     // What the method returns from them is its result, followed below.
     if (const auto *Call = dyn_cast<CallExpr>(stripWrappers(E))) {
       llvm::SmallSetVector<const FunctionDecl *, 2> FieldReturners;
-      for (const FieldDecl *Field : membersWrittenBy(Call, History))
+      for (const FieldDecl *Field : membersWrittenBy(Call, Ctx, History))
         if (!keptOnlyByItsClass(Field, &FieldReturners) && !readsDropIt(Field))
           return false;
       for (const FunctionDecl *Method : FieldReturners)

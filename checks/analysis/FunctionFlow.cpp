@@ -191,52 +191,83 @@ static bool capturesByReference(const LambdaExpr *Lambda, const ValueDecl *Var) 
 /// variable it captures by reference is written here. Each write may or
 /// may not run, so the old value may stay.
 static std::optional<Definition>
-definitionWithin(const Stmt *S, const ValueDecl *Var, unsigned LambdaDepth);
+definitionWithin(const Stmt *S, const ValueDecl *Var, unsigned Depth);
+static void writesWithin(const Stmt *Body, const ValueDecl *Var,
+                         unsigned Depth,
+                         llvm::SmallVectorImpl<const Expr *> &Values);
 
 static std::optional<Definition> lambdaWriteAt(const CallExpr *Call,
                                                const ValueDecl *Var,
-                                               unsigned LambdaDepth) {
+                                               unsigned Depth) {
   llvm::SmallVector<const Expr *, 4> Handed(Call->arguments());
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
       Op && Op->getOperator() == OO_Call)
     Handed.push_back(Op->getArg(0));
   // A lambda that runs itself (through a std::function it captures), or
   // lambdas nested deeply, are followed a few levels only.
-  if (LambdaDepth >= 3)
+  if (Depth >= 3)
     return std::nullopt;
   Definition Def{Definition::Update, Call, {}};
   for (const Expr *E : Handed) {
     const LambdaExpr *Lambda = lambdaHeldBy(E);
     if (!Lambda || !capturesByReference(Lambda, Var))
       continue;
-    llvm::SmallVector<const Stmt *, 32> Work{Lambda->getBody()};
-    while (!Work.empty()) {
-      const Stmt *S = Work.pop_back_val();
-      if (!S || isa<LambdaExpr>(S))
-        continue;
-      if (auto Inner = definitionWithin(S, Var, LambdaDepth + 1);
-          Inner && Inner->Kind != Definition::Entry)
-        llvm::append_range(Def.Values, Inner->Values);
-      llvm::append_range(Work, S->children());
-    }
+    writesWithin(Lambda->getBody(), Var, Depth + 1, Def.Values);
   }
   if (Def.Values.empty())
     return std::nullopt;
   return Def;
 }
 
+/// The values \p Body (a lambda's or a method's, run from where it is
+/// followed; \p Depth bodies deep) writes into \p Var.
+static void writesWithin(const Stmt *Body, const ValueDecl *Var,
+                         unsigned Depth,
+                         llvm::SmallVectorImpl<const Expr *> &Values) {
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (auto Inner = definitionWithin(S, Var, Depth);
+        Inner && Inner->Kind != Definition::Entry)
+      llvm::append_range(Values, Inner->Values);
+    llvm::append_range(Work, S->children());
+  }
+}
+
+/// `forward(x);` in another method of the same object, whose body (in the
+/// unit) writes the member \p Var (`taps_.push_back(h)` in a forward that
+/// gathers each level's output): what it writes is written here. It may
+/// keep what the member held, so the old value may stay. A few calls deep.
+static std::optional<Definition> methodWriteAt(const CXXMemberCallExpr *Call,
+                                               const ValueDecl *Var,
+                                               unsigned Depth) {
+  const Expr *Object = Call->getImplicitObjectArgument();
+  const CXXMethodDecl *Method = Call->getMethodDecl();
+  const FunctionDecl *Def = Method ? Method->getDefinition() : nullptr;
+  if (Depth >= 3 || !isa<FieldDecl>(Var) || !Object ||
+      !isa<CXXThisExpr>(stripWrappers(Object)) || !Def || !Def->hasBody())
+    return std::nullopt;
+  Definition Write{Definition::Update, Call, {}};
+  writesWithin(Def->getBody(), Var, Depth + 1, Write.Values);
+  if (Write.Values.empty())
+    return std::nullopt;
+  return Write;
+}
+
 std::optional<Definition> definitionAt(const Stmt *S, const ValueDecl *Var) {
   return definitionWithin(S, Var, 0);
 }
 
-/// definitionAt, inside \p LambdaDepth levels of lambdas followed from
-/// where they run.
+/// definitionAt, inside \p Depth levels of lambda and method bodies
+/// followed from where they run.
 static std::optional<Definition>
-definitionWithin(const Stmt *S, const ValueDecl *Var, unsigned LambdaDepth) {
+definitionWithin(const Stmt *S, const ValueDecl *Var, unsigned Depth) {
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     if (auto Def = outputArgumentAt(Call, Var))
       return Def;
-    if (auto Def = lambdaWriteAt(Call, Var, LambdaDepth))
+    if (auto Def = lambdaWriteAt(Call, Var, Depth))
       return Def;
   }
   // out.total = loss: one field of a struct of tensors changes.
@@ -304,6 +335,8 @@ definitionWithin(const Stmt *S, const ValueDecl *Var, unsigned LambdaDepth) {
         Def->At = S;
         return Def;
       }
+    if (auto Def = methodWriteAt(Call, Var, Depth))
+      return Def;
     llvm::StringRef Name = MD->getName();
     // ema.mul_(0.9).add_(x) updates ema as well.
     bool OnVar = names(Object, Var) ||

@@ -151,6 +151,11 @@ public:
   /// leave. When none leaves history, what a module's registration says of
   /// it, or unknown.
   Carries memberState(const clang::FieldDecl *Field);
+  /// What method \p Def (its body in the unit) leaves in \p Field of its
+  /// own object when it returns, over the writes that reach its exit:
+  /// none when no path writes it (what it held before is memberState()'s).
+  Carries leftInMember(const clang::FunctionDecl *Def,
+                       const clang::FieldDecl *Field);
   /// The write found to leave history in \p Field, once memberState() has
   /// said it may hold some; null when it is in another unit.
   const clang::Stmt *memberWrite(const clang::FieldDecl *Field) const {

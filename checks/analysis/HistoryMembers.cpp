@@ -62,6 +62,23 @@ Carries HistoryAnalysis::ofMember(const FieldDecl *Field, const Expr *Use,
   return Result;
 }
 
+Carries HistoryAnalysis::leftInMember(const FunctionDecl *Def,
+                                      const FieldDecl *Field) {
+  const FunctionFlow *Flow = Def ? flowOf(Def) : nullptr;
+  if (!Flow || !Flow->valid())
+    return Carries::none();
+  bool IsTensor = isTensorType(Field->getType());
+  Carries Result = Carries::none();
+  for (const Definition &Left : Flow->definitionsAtExit(Field)) {
+    if (Left.Kind == Definition::Entry)
+      continue;
+    Result |= ofDefinition(Left, IsTensor, WholeValue);
+    if (Result.mayHoldGraph())
+      break;
+  }
+  return Result;
+}
+
 Carries HistoryAnalysis::memberState(const FieldDecl *Field) {
   if (auto It = MemberStates.find(Field); It != MemberStates.end())
     return It->second;

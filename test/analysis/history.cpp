@@ -721,3 +721,27 @@ void indices(torch::nn::Linear &model, const torch::Tensor &x,
   probe_history(kept);
   torch::Tensor scaled = table * kept;
 }
+
+// A member read after a call of another method of the same object that
+// writes it holds what that method wrote: a forward that gathers each
+// level's output into a member, read by the loss that clears it first. A
+// method that writes nothing to it leaves the clear in place.
+struct Tower : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    x = fc(x);
+    taps.push_back(x);
+    return x;
+  }
+  void noop() {}
+  void tapLoss(const torch::Tensor &input) {
+    taps.clear();
+    noop();
+    // CHECK: [[@LINE+1]]:5: history=no
+    probe_history(taps);
+    forward(input);
+    // CHECK: [[@LINE+1]]:5: history=yes
+    probe_history(taps);
+  }
+  torch::nn::Linear fc{nullptr};
+  std::vector<torch::Tensor> taps;
+};

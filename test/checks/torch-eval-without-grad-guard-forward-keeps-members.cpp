@@ -7,7 +7,10 @@
 // members hold the graph as a variable would, and are judged as one. A
 // style loss runs the extractor for its feature maps and differentiates
 // them (quiet); a scorer's forward keeps only its last output, which its
-// class reads as a number (flagged).
+// class reads as a number (flagged). A forward that gathers each level's
+// output into a member vector, from which a loss is built, is no
+// evaluation either (quiet); one that clears the member it wrote before it
+// returns keeps nothing there (flagged).
 
 #include <torch/torch.h>
 #include <vector>
@@ -71,4 +74,64 @@ float monitor(Scorer &scorer, const std::vector<torch::Tensor> &batches) {
     total += scorer->lastScore();
   }
   return total;
+}
+
+struct TowerImpl : torch::nn::Module {
+  TowerImpl()
+      : a(register_module("a", torch::nn::Linear(4, 4))),
+        b(register_module("b", torch::nn::Linear(4, 4))) {}
+  torch::Tensor forward(torch::Tensor x) {
+    x = a(x);
+    taps.push_back(x);
+    x = b(x);
+    taps.push_back(x);
+    return x;
+  }
+  torch::Tensor tapLoss(const torch::Tensor &input) {
+    taps.clear();
+    forward(input);
+    torch::Tensor loss = torch::zeros({});
+    for (const torch::Tensor &t : taps)
+      loss = loss + t.pow(2).mean();
+    return loss;
+  }
+  torch::nn::Linear a{nullptr}, b{nullptr};
+  std::vector<torch::Tensor> taps;
+};
+TORCH_MODULE(Tower);
+
+void fitTower(Tower &net, const std::vector<torch::Tensor> &batches) {
+  torch::optim::SGD optimizer(net->parameters(), 0.01);
+  for (const torch::Tensor &batch : batches) {
+    optimizer.zero_grad();
+    torch::Tensor loss = net->tapLoss(batch);
+    loss.backward();
+    optimizer.step();
+  }
+}
+
+class ProbeImpl : public torch::nn::Module {
+public:
+  ProbeImpl() : fc(register_module("fc", torch::nn::Linear(4, 1))) {}
+  torch::Tensor forward(const torch::Tensor &x) {
+    hidden = fc(x);
+    torch::Tensor out = hidden.sigmoid();
+    hidden = torch::Tensor();
+    return out;
+  }
+  torch::Tensor hidden;
+
+private:
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Probe);
+
+bool peek(Probe &probe) { return probe->hidden.defined(); }
+
+// CHECK-FIXES: {{^}}void warm(Probe &probe, const std::vector<torch::Tensor> &batches) {
+// CHECK-FIXES-NEXT: {{^}}  torch::NoGradGuard no_grad;{{$}}
+void warm(Probe &probe, const std::vector<torch::Tensor> &batches) {
+  for (const torch::Tensor &batch : batches)
+    probe->forward(batch);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the model runs forward in evaluation code
 }
