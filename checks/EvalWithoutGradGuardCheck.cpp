@@ -1341,31 +1341,6 @@ void EvalWithoutGradGuardCheck::onEndOfTranslationUnit() {
   Findings.clear();
 }
 
-// Whether \p Body constructs a grad-mode guard that no variable holds (a
-// temporary, which torch-unnamed-grad-guard's fix may name).
-static bool constructsUnnamedGuard(const Stmt *Body) {
-  struct Finder : torch_tidy::analysis::StmtWalk {
-    bool Found = false;
-    llvm::DenseSet<const Expr *> Held;
-    bool visit(Stmt *S) override {
-      if (const auto *Decls = dyn_cast<DeclStmt>(S)) {
-        for (const Decl *D : Decls->decls())
-          if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
-            Held.insert(Var->getInit()->IgnoreImplicit());
-        return true;
-      }
-      const auto *E = dyn_cast<CXXConstructExpr>(S);
-      if (!E || Held.contains(E))
-        return true;
-      Found |= torch_tidy::analysis::guardKindOfType(E->getType()) !=
-               torch_tidy::analysis::GuardKind::None;
-      return !Found;
-    }
-  } F;
-  F.walk(Body);
-  return F.Found;
-}
-
 // Where a statement of \p Body, before \p Forward, only builds a guard
 // temporary switching recording off (`torch::NoGradGuard();`) or names a
 // guard type with no object (`torch::NoGradGuard;`): once named, it covers
@@ -1450,8 +1425,7 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
     llvm::StringSet<> Taken = fixits::namesUsedIn(GuardedFunction);
     const auto *GuardedBody =
         dyn_cast_or_null<CompoundStmt>(GuardedFunction->getBody());
-    if (constructsUnnamedGuard(GuardedBody) ||
-        (GuardedBody && !analysis::guardsWithoutObject(GuardedBody, Ctx).empty()))
+    if (analysis::holdsGuardsTheUnnamedFixNames(GuardedBody, Ctx))
       for (const char *Reserved : {"no_grad", "inference_mode", "grad_mode"})
         Taken.insert(Reserved);
     std::string Name =

@@ -782,4 +782,29 @@ bool isGuardDeclaredAsFunction(const FunctionDecl *FD) {
          guardKindOfType(Returned) != GuardKind::None;
 }
 
+bool holdsGuardsTheUnnamedFixNames(const Stmt *Body, ASTContext &Ctx) {
+  struct Finder : StmtWalk {
+    ASTContext &Ctx;
+    bool Found = false;
+    llvm::DenseSet<const Expr *> Held;
+    explicit Finder(ASTContext &Ctx) : Ctx(Ctx) {}
+    bool visit(Stmt *S) override {
+      if (const auto *Block = dyn_cast<CompoundStmt>(S)) {
+        Found |= !guardsWithoutObject(Block, Ctx).empty();
+      } else if (const auto *Decls = dyn_cast<DeclStmt>(S)) {
+        for (const Decl *D : Decls->decls())
+          if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
+            Held.insert(Var->getInit()->IgnoreImplicit());
+      } else if (const auto *E = dyn_cast<CXXConstructExpr>(S);
+                 E && !Held.contains(E)) {
+        Found |= guardKindOfType(E->getType()) != GuardKind::None;
+      }
+      return !Found;
+    }
+  } F(Ctx);
+  if (Body)
+    F.walk(Body);
+  return F.Found;
+}
+
 } // namespace torch_tidy::analysis

@@ -63,6 +63,15 @@ struct GuardWithoutObject {
 llvm::SmallVector<GuardWithoutObject, 1>
 guardsWithoutObject(const clang::CompoundStmt *Block, clang::ASTContext &Ctx);
 
+/// Whether \p Body (its nested blocks too) holds a guard that torch-unnamed-
+/// grad-guard's fix will give a name (`no_grad`, `inference_mode`,
+/// `grad_mode`): a guard built with no variable to hold it (a temporary
+/// statement, and, more cautiously, one passed on as an argument), or a
+/// statement naming a guard type with no object. A fix that declares a
+/// guard of its own in \p Body keeps clear of those names.
+bool holdsGuardsTheUnnamedFixNames(const clang::Stmt *Body,
+                                   clang::ASTContext &Ctx);
+
 /// Whether \p FD is a guard written with empty parentheses in a function
 /// (`torch::NoGradGuard guard();`): C++ reads it as the declaration of a
 /// function returning a guard (the most vexing parse), so no guard is built.
