@@ -147,17 +147,8 @@ std::optional<FixItHint> trainAfterEvaluation(const CallExpr *Eval, const Stmt *
 } // namespace
 
 void EvalModeNotRestoredCheck::onStartOfTranslationUnit() {
-  Flows.clear();
   Effects.reset();
   EffectsCtx = nullptr;
-}
-
-const analysis::FunctionFlow &
-EvalModeNotRestoredCheck::flowOf(const FunctionDecl *Function, ASTContext &Ctx) {
-  auto &Flow = Flows[Function];
-  if (!Flow)
-    Flow = std::make_unique<analysis::FunctionFlow>(Function, Ctx);
-  return *Flow;
 }
 
 analysis::ModeEffects &EvalModeNotRestoredCheck::effectsOf(ASTContext &Ctx) {
@@ -204,7 +195,7 @@ void EvalModeNotRestoredCheck::check(const MatchFinder::MatchResult &Result) {
     if (analysis::freezesParameters(Function->getBody(), Module, Ctx))
       continue;
     auto Reached = analysis::stepsReachedInEvalMode(
-        Call, Module, Steps, flowOf(Function, Ctx), Modes);
+        Call, Module, Steps, Modes.flowOf(Function), Modes);
     if (Reached.empty())
       continue;
     // Set back to training on every iteration but the last, after which no

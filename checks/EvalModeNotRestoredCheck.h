@@ -26,12 +26,7 @@ public:
   void onStartOfTranslationUnit() override;
 
 private:
-  const analysis::FunctionFlow &flowOf(const clang::FunctionDecl *Function,
-                                       clang::ASTContext &Ctx);
   analysis::ModeEffects &effectsOf(clang::ASTContext &Ctx);
-  llvm::DenseMap<const clang::FunctionDecl *,
-                 std::unique_ptr<analysis::FunctionFlow>>
-      Flows;
   std::unique_ptr<analysis::ModeEffects> Effects;
   clang::ASTContext *EffectsCtx = nullptr;
 };

@@ -198,6 +198,13 @@ trainingStepsOf(const ObjectPath &Module, const Stmt *Loop, ASTContext &Ctx,
   return Steps;
 }
 
+const FunctionFlow &ModeEffects::flowOf(const FunctionDecl *Function) {
+  auto &Flow = Flows[Function];
+  if (!Flow)
+    Flow = std::make_unique<FunctionFlow>(Function, Ctx);
+  return *Flow;
+}
+
 /// Whether \p Step is a call of a method of the same object (on `this`),
 /// its body in view, that changes the mode of \p Module, a member of that
 /// object, before each training step of the module it runs, on every path
@@ -219,7 +226,7 @@ static bool setsModeBeforeItsSteps(const Stmt *Step, const ObjectPath &Module,
       trainingStepsOf(Module, Def->getBody(), Ctx);
   if (Inner.empty())
     return false;
-  FunctionFlow Flow(Def, Ctx);
+  const FunctionFlow &Flow = Effects.flowOf(Def);
   if (!Flow.valid())
     return false;
   return llvm::none_of(Inner, [&](const Stmt *InnerStep) {

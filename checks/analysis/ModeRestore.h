@@ -18,6 +18,8 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <memory>
+
 namespace torch_tidy::analysis {
 
 /// One mode change, with the module as the calling function names it.
@@ -56,6 +58,8 @@ public:
   llvm::SmallVector<ObjectPath, 1> leftInEval(const clang::Stmt *Call);
 
   clang::ASTContext &context() const { return Ctx; }
+  /// The flow of \p Function (cached for the unit).
+  const FunctionFlow &flowOf(const clang::FunctionDecl *Function);
 
 private:
   /// The changes of \p Call, made in the body of \p In (null: the
@@ -66,6 +70,7 @@ private:
   llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<ModeEffect, 1>> Cache;
   /// The changes each body makes, as it names the modules.
   llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<ModeEffect, 2>> BodyCache;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
 };
 
 /// The calls of \p Loop (its function's own, not those of lambdas it
