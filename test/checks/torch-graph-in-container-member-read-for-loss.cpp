@@ -1,4 +1,4 @@
-// RUN: %check_torch_tidy %s torch-graph-in-container %t -- -- %mock_torch
+// RUN: %check_torch_tidy %s torch-graph-in-container %t
 
 // A module's forward that gathers each level's output into a member, which
 // another method clears before running it and builds the loss from: the
@@ -49,6 +49,7 @@ struct MonitorImpl : torch::nn::Module {
     x = a(x);
     seen.push_back(x);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'seen' outlives the call
+    // CHECK-FIXES: {{^}}    seen.push_back(x.detach());{{$}}
     return x;
   }
   double level(const torch::Tensor &input) {
