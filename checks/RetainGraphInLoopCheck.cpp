@@ -77,6 +77,23 @@ bool laterBackwardNeedsGraph(const CallExpr *Call, const Stmt *Loop,
   }
   return false;
 }
+/// Whether \p Call is `torch::autograd::grad` with `create_graph` the
+/// constant true (a gradient penalty, forces as the gradient of an energy,
+/// a derivative of a physics residual): the gradients it returns carry a
+/// graph through the one they were taken from, which autograd keeps for
+/// them whatever `retain_graph` says (it defaults to `create_graph`). It
+/// lives as long as those gradients do, and `false` there would break a
+/// backward pass through them. (`backward()` with `create_graph` keeps its
+/// graph in the parameters' `.grad` instead, and stays reported.)
+bool createsGradientGraph(const CallExpr *Call, ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || Callee->getName() != "grad")
+    return false;
+  std::optional<unsigned> Index = analysis::parameterIndex(Callee, "create_graph");
+  return Index && *Index < Call->getNumArgs() &&
+         analysis::evaluateOptionalBool(Call->getArg(*Index), Ctx) ==
+             analysis::OptionalBool::True;
+}
 } // namespace
 
 RetainGraphInLoopCheck::RetainGraphInLoopCheck(llvm::StringRef Name,
@@ -108,7 +125,8 @@ void RetainGraphInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   if (analysis::inInstantiatedTemplate(Call, Ctx))
     return;
   const Stmt *Loop = analysis::innermostLoop(Call, Ctx);
-  if (!Loop || laterBackwardNeedsGraph(Call, Loop, Ctx) ||
+  if (!Loop || createsGradientGraph(Call, Ctx) ||
+      laterBackwardNeedsGraph(Call, Loop, Ctx) ||
       analysis::walksGraphBuiltBefore(Call, Loop, Ctx, *Names))
     return;
 

@@ -105,14 +105,36 @@ void autograd_grad(torch::nn::Linear &model, torch::Tensor x) {
   }
 }
 
+// With create_graph=true, autograd::grad keeps the graph for the gradients
+// it returns whatever retain_graph says (it defaults to create_graph): the
+// graph lives as long as they do, and false would break a backward pass
+// through them. Not reported, with or without a later backward.
 void autograd_grad_with_create_graph(torch::nn::Linear &model, torch::Tensor x) {
   for (int i = 0; i < 10; ++i) {
     auto y = model(x).sum();
     auto g = torch::autograd::grad({y}, {x}, {}, /*retain_graph=*/true,
                                    /*create_graph=*/true);
-    // CHECK-MESSAGES: :[[@LINE-2]]:67: warning: retain_graph=true in a loop
-    // CHECK-MESSAGES: :[[@LINE-5]]:3: note: this loop runs
-    // CHECK-FIXES: auto g = torch::autograd::grad({y}, {x}, {}, /*retain_graph=*/false,
+  }
+}
+
+void autograd_grad_creating_graph_constant(torch::nn::Linear &model, torch::Tensor x) {
+  const bool keep = true;
+  for (int i = 0; i < 10; ++i) {
+    auto y = model(x).sum();
+    auto g = torch::autograd::grad({y}, {x}, {}, keep, keep)[0];
+    double norm = g.norm().item<double>();
+  }
+}
+
+// backward() with create_graph keeps the graph in the parameters' .grad:
+// still reported.
+void backward_with_create_graph(torch::nn::Linear &model, const torch::Tensor &x) {
+  for (int i = 0; i < 10; ++i) {
+    auto loss = model(x).sum();
+    loss.backward({}, true, true);
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: retain_graph=true in a loop
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: this loop runs
+    // CHECK-FIXES: loss.backward({}, false, true);
   }
 }
 
