@@ -223,6 +223,11 @@ private:
   /// found, memberState().
   Carries ofMember(const clang::FieldDecl *Field, const clang::Expr *Use,
                    int Element);
+  /// \p Result with what the writes of \p Field that reach the exit of
+  /// \p Flow's method add to it, up to the first that makes it hold a graph
+  /// (then \p Witness, if given, gets that write).
+  Carries leftAtExit(const FunctionFlow &Flow, const clang::FieldDecl *Field,
+                     Carries Result, const clang::Stmt **Witness);
   /// What the values of one definition of a variable of type tensor
   /// (\p IsTensor) or other give it (its element \p Element).
   Carries ofDefinition(const Definition &Def, bool IsTensor, int Element);

@@ -62,21 +62,29 @@ Carries HistoryAnalysis::ofMember(const FieldDecl *Field, const Expr *Use,
   return Result;
 }
 
+Carries HistoryAnalysis::leftAtExit(const FunctionFlow &Flow,
+                                    const FieldDecl *Field, Carries Result,
+                                    const Stmt **Witness) {
+  bool IsTensor = isTensorType(Field->getType());
+  for (const Definition &Left : Flow.definitionsAtExit(Field)) {
+    if (Left.Kind == Definition::Entry)
+      continue;
+    Result |= ofDefinition(Left, IsTensor, WholeValue);
+    if (Result.mayHoldGraph()) {
+      if (Witness)
+        *Witness = Left.At;
+      break;
+    }
+  }
+  return Result;
+}
+
 Carries HistoryAnalysis::leftInMember(const FunctionDecl *Def,
                                       const FieldDecl *Field) {
   const FunctionFlow *Flow = Def ? flowOf(Def) : nullptr;
   if (!Flow || !Flow->valid())
     return Carries::none();
-  bool IsTensor = isTensorType(Field->getType());
-  Carries Result = Carries::none();
-  for (const Definition &Left : Flow->definitionsAtExit(Field)) {
-    if (Left.Kind == Definition::Entry)
-      continue;
-    Result |= ofDefinition(Left, IsTensor, WholeValue);
-    if (Result.mayHoldGraph())
-      break;
-  }
-  return Result;
+  return leftAtExit(*Flow, Field, Carries::none(), nullptr);
 }
 
 Carries HistoryAnalysis::memberState(const FieldDecl *Field) {
@@ -88,7 +96,6 @@ Carries HistoryAnalysis::memberState(const FieldDecl *Field) {
   }
   unsigned CyclesBefore = CycleHits;
   const auto *Class = cast<CXXRecordDecl>(Field->getParent());
-  bool IsTensor = isTensorType(Field->getType());
   Carries Result = Carries::none();
   if (const Expr *Init = Field->getInClassInitializer())
     Result |= of(Init, WholeValue);
@@ -103,15 +110,10 @@ Carries HistoryAnalysis::memberState(const FieldDecl *Field) {
     const FunctionFlow *Flow = flowOf(Def);
     if (!Flow || !Flow->valid())
       continue;
-    for (const Definition &Left : Flow->definitionsAtExit(Field)) {
-      if (Left.Kind == Definition::Entry)
-        continue;
-      Result |= ofDefinition(Left, IsTensor, WholeValue);
-      if (Result.mayHoldGraph()) {
-        MemberWrites.try_emplace(Field, Left.At);
-        break;
-      }
-    }
+    const Stmt *Witness = nullptr;
+    Result = leftAtExit(*Flow, Field, Result, &Witness);
+    if (Witness)
+      MemberWrites.try_emplace(Field, Witness);
   }
   MembersInProgress.erase(Field);
   // What the methods of other units leave in it.
