@@ -1170,12 +1170,13 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<bool> Discarded;
   bool ThroughCallers = false;
   std::string ElsewhereAt, ReadAt;
+  bool DiscardedUntrained = false;
   auto discarded = [&] {
     if (!Discarded)
       Discarded = analysis::historyDiscarded(Forward, Ctx, Facts.callers(Ctx),
                                              &Holders, &History,
                                              &ThroughCallers, &ElsewhereAt,
-                                             &ReadAt);
+                                             &ReadAt, &DiscardedUntrained);
     return *Discarded;
   };
   const analysis::NameGuesses &Names = HistoryOpts.names();
@@ -1247,6 +1248,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
           C.RepeatsCalledAt = Called->At;
       C.DroppedByCallers = ThroughCallers;
       C.DroppedElsewhereAt = ElsewhereAt;
+      C.AssumedUntrained = DiscardedUntrained;
       C.KeptReadAt = ReadAt;
       C.Block = Block;
       C.BesideTraining = Beside;
@@ -1316,14 +1318,19 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // the forward fills. A prediction that returns
   // the forward's result is evaluation code unless a caller differentiates
   // it.
+  bool Untrained = false;
   if (analysis::mayBeDifferentiated(Forward, Ctx, Facts.callers(Ctx),
-                                    /*OpaqueCallsMay=*/false, &History) ||
+                                    /*OpaqueCallsMay=*/false, &History,
+                                    &Untrained) ||
       fillsDifferentiatedArgument(Forward, Ctx, Facts.callers(Ctx), History))
     return;
+  C.AssumedUntrained |= Untrained;
   // ... unless code out of view that gets the result differentiates it.
   C.OpaqueTakenNotToDifferentiate =
       analysis::mayBeDifferentiated(Forward, Ctx, Facts.callers(Ctx),
-                                    /*OpaqueCallsMay=*/true, &History);
+                                    /*OpaqueCallsMay=*/true, &History,
+                                    &Untrained);
+  C.AssumedUntrained |= Untrained;
   // Evaluation code by its name alone, whose result goes to code out of
   // view: two guesses and no evidence (an actor's `get_action` whose only
   // callers, in a file that does not parse, run it under a guard). Left
@@ -1622,6 +1629,12 @@ void EvalWithoutGradGuardCheck::report(const FunctionDecl *Function,
          "no call of '%0' is in view: it is taken to run again and again",
          DiagnosticIDs::Note)
         << C.RepeatsUnseen->getNameAsString();
+  if (C.AssumedUntrained)
+    diag(NoteAt,
+         "no file of the project runs a backward pass or an optimizer step, "
+         "as its function summaries say: code out of view that gets the "
+         "result is taken not to differentiate it or keep it",
+         DiagnosticIDs::Note);
   if (C.OpaqueTakenNotToDifferentiate)
     diag(NoteAt,
          "code with no body in view gets its result and is taken not to "

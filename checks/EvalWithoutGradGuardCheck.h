@@ -59,6 +59,10 @@ private:
     /// Not differentiated only because code out of view that gets the
     /// result is taken not to differentiate it.
     bool OpaqueTakenNotToDifferentiate = false;
+    /// Dropped, or not differentiated, only because the project trains
+    /// nowhere (as its function summaries say), so that code and callers
+    /// out of view are taken to differentiate nothing.
+    bool AssumedUntrained = false;
     /// Run once and only read as numbers, in a function that trains or
     /// runs the model again and again: the training loop (or the statement
     /// that runs the model) that a variable holding its graph outlives.

@@ -65,6 +65,45 @@ bool trainsIn(const Stmt *S) {
   return Finder.Steps || !Finder.Backwards.empty();
 }
 
+namespace {
+/// The first statement that trains, in the order the walk meets them.
+class TrainingFinder : public StmtWalk {
+public:
+  TrainingFinder() : StmtWalk(Options{/*TemplateInstantiations=*/true}) {}
+  const Stmt *First = nullptr;
+  bool visit(Stmt *S) override {
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      if (isBackwardFunction(Call->getDirectCallee()) || isOptimizerStep(Call))
+        First = Call;
+    } else if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(S)) {
+      if (namesTraining(Member->getMember()))
+        First = Member;
+    } else if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(S)) {
+      if (namesTraining(Member->getMemberName()))
+        First = Member;
+    }
+    return First == nullptr;
+  }
+
+private:
+  static bool namesTraining(DeclarationName Name) {
+    return Name.isIdentifier() &&
+           (Name.getAsIdentifierInfo()->getName() == "backward" ||
+            Name.getAsIdentifierInfo()->getName() == "step");
+  }
+};
+} // namespace
+
+const Stmt *firstTrainingIn(ASTContext &Ctx) {
+  TrainingFinder Finder;
+  for (const Decl *D : userDecls(Ctx)) {
+    Finder.walkDecl(D);
+    if (Finder.First)
+      break;
+  }
+  return Finder.First;
+}
+
 static bool runsBackwardPass(const FunctionDecl *FD,
                              const FunctionSummaries *Summaries,
                              std::string *At, unsigned Depth,

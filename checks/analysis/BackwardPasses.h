@@ -39,6 +39,15 @@ backwardPassesInDecl(const clang::Decl *D);
 /// lambdas it defines): code that trains.
 bool trainsIn(const clang::Stmt *S);
 
+/// The first place where the code of the unit outside system headers
+/// trains: a backward pass (Tensor::backward, torch::autograd::backward or
+/// grad), an optimizer step, or, in a template, a call named `backward` or
+/// `step` whose object's type the template leaves open (an instantiation
+/// may make it one). Null when nothing in the unit trains. With it, the
+/// function summaries tell whether any unit of a project trains: a project
+/// that trains nowhere differentiates nothing.
+const clang::Stmt *firstTrainingIn(clang::ASTContext &Ctx);
+
 /// Whether \p FD runs a backward pass of its own: in its body (outside the
 /// lambdas it defines), or in a function of the user's that it calls, with
 /// a body in view or, in another unit, said to by \p Summaries (forces

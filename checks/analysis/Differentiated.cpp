@@ -234,7 +234,7 @@ public:
     const FunctionDecl *Function = enclosingFunction(E, Ctx);
     const Stmt *Body = Function ? Function->getBody() : nullptr;
     if (!Body || Depth > 4)
-      return true; // cannot follow it further: assume it is
+      return !untrained(); // cannot follow it further: assume it is
     TensorSources Sources(Body);
     cutWhatCarriesNothing(Sources, History);
     DeclSet Holders = Sources.historyFrom(heldBy(E, Ctx), Ctx);
@@ -273,12 +273,18 @@ public:
                                      : nullptr;
       bool ForHarness = Lambda && runByTestHarness(Lambda, Ctx);
       if (!ForHarness) {
-        if (!Sites || (Elsewhere && Elsewhere->Differentiated) ||
-            (Sites->empty() && (Depth > 0 || IsLambda) && !Elsewhere))
+        if (Elsewhere && Elsewhere->Differentiated)
           return true;
-        for (const CallExpr *Site : *Sites)
-          if (ask(Site, Depth + 1))
-            return true;
+        // Callers out of view: in a project that trains nowhere, they
+        // differentiate nothing either.
+        if ((!Sites ||
+             (Sites->empty() && (Depth > 0 || IsLambda) && !Elsewhere)) &&
+            !untrained())
+          return true;
+        if (Sites)
+          for (const CallExpr *Site : *Sites)
+            if (ask(Site, Depth + 1))
+              return true;
       }
     }
     // Handed to a function: what it does with it.
@@ -336,6 +342,11 @@ private:
   }
 
 public:
+  /// Whether an answer rested on the project training nowhere
+  /// (HistoryAnalysis::projectTrainsNowhere): code out of view taken to
+  /// differentiate nothing.
+  bool AssumedUntrained = false;
+
   /// Whether the call \p Call may differentiate what it is handed as its
   /// argument \p I.
   bool argumentDifferentiated(const CallExpr *Call, unsigned I,
@@ -346,19 +357,19 @@ public:
         isBackwardFunction(Callee))
       return false;
     if (!Callee)
-      return OpaqueCallsMay;
+      return opaqueMay();
     // A std::function runs the closures it holds: those in view are asked
     // as functions are; one not in view may differentiate.
     if (CallSites::Closures Run = Callers.closuresRunBy(Call); Run.Invokes) {
       if (I == 0)
         return false; // the std::function itself
       if (!Run.Known)
-        return OpaqueCallsMay;
+        return opaqueMay();
       for (const LambdaExpr *Lambda : Run.Lambdas) {
         const CXXMethodDecl *Def = Lambda->getCallOperator();
         if (Def->getDescribedFunctionTemplate() ||
             I - 1 >= Def->getNumParams()) {
-          if (OpaqueCallsMay)
+          if (opaqueMay())
             return true;
           continue;
         }
@@ -380,7 +391,7 @@ public:
       // Its body is in another unit: what its summary says, where there
       // is one. A summary says whether it may, counting what its own
       // opaque calls may do, which is no evidence that it does.
-      return OpaqueCallsMay && differentiatedElsewhere(Callee, Index);
+      return opaqueMay() && differentiatedElsewhere(Callee, Index);
     // Its body is in the unit: does it differentiate the parameter?
     if (Index >= Def->getNumParams())
       return true;
@@ -399,6 +410,20 @@ public:
   }
 
 private:
+  /// Whether the project trains nowhere; an answer that rests on it says
+  /// so in AssumedUntrained.
+  bool untrained() {
+    if (!History || !History->projectTrainsNowhere())
+      return false;
+    AssumedUntrained = true;
+    return true;
+  }
+
+  /// Whether code out of view may differentiate what it is handed: when
+  /// the question counts it (OpaqueCallsMay), unless the project trains
+  /// nowhere.
+  bool opaqueMay() { return OpaqueCallsMay && !untrained(); }
+
   /// Whether a function whose body is in another unit may differentiate
   /// what its parameter \p Index is handed: yes, unless the summaries say
   /// it does not. A virtual method may run an override's body.
@@ -437,8 +462,12 @@ private:
 
 bool mayBeDifferentiated(const Expr *E, ASTContext &Ctx,
                          const CallSites &Callers, bool OpaqueCallsMay,
-                         HistoryAnalysis *History) {
-  return Question(Ctx, Callers, OpaqueCallsMay, History).ask(E, 0);
+                         HistoryAnalysis *History, bool *AssumedUntrained) {
+  Question Ask(Ctx, Callers, OpaqueCallsMay, History);
+  bool May = Ask.ask(E, 0);
+  if (AssumedUntrained)
+    *AssumedUntrained = !May && Ask.AssumedUntrained;
+  return May;
 }
 
 bool argumentMayBeDifferentiated(const CallExpr *Call, unsigned Arg,
@@ -760,7 +789,7 @@ public:
     for (const FunctionDecl *Method : Returners) {
       if (Method == Function && Returned)
         continue; // followed below
-      auto Sites = callSitesOf(Method, Depth, /*OnlyResult=*/true);
+      auto Sites = callSitesOrNone(Method, Depth, /*OnlyResult=*/true);
       if (!Sites)
         return false;
       Followed = true;
@@ -770,7 +799,7 @@ public:
     }
     if (Returned || !OutParams.empty()) {
       // Out of the function: each caller must drop it in turn.
-      auto Sites = callSitesOf(Function, Depth, OutParams.empty());
+      auto Sites = callSitesOrNone(Function, Depth, OutParams.empty());
       if (!Sites)
         return false;
       Followed = true;
@@ -786,11 +815,18 @@ public:
     }
     if (HoldersOut)
       *HoldersOut = Holders;
-    return !Question(Ctx, Callers, /*OpaqueCallsMay=*/true, History).ask(E, 0);
+    Question Ask(Ctx, Callers, /*OpaqueCallsMay=*/true, History);
+    if (Ask.ask(E, 0))
+      return false;
+    AssumedUntrained |= Ask.AssumedUntrained;
+    return true;
   }
 
   /// Whether the value was followed out of its function into callers.
   bool Followed = false;
+  /// Whether the answer rested on the project training nowhere: callers
+  /// or code out of view taken to differentiate nothing and keep nothing.
+  bool AssumedUntrained = false;
   /// Where the first call in another unit that the summaries answered
   /// for is.
   std::string ElsewhereAt;
@@ -806,23 +842,15 @@ private:
     const auto *Field = dyn_cast<FieldDecl>(D);
     const FunctionSummaries *Summaries =
         History ? History->options().Summaries.get() : nullptr;
-    if (!Field || !Summaries)
+    if (!Field || !Summaries || !Summaries->memberRead(Field))
       return false;
-    const UsedSummary *Reads = Summaries->memberRead(Field);
-    if (!Reads || Reads->Differentiated)
-      return false;
-    if (!ReadsInUnit)
-      ReadsInUnit = tensorMemberReads(Ctx);
-    auto It = ReadsInUnit->find(Field->getCanonicalDecl());
-    if (It != ReadsInUnit->end() &&
-        memberReadMayBeDifferentiated(It->second, Ctx, Callers, History))
+    MemberReadUse Use = memberReadUse(Field, Ctx, Callers, *History);
+    if (!Use.Summarised || Use.Differentiated)
       return false;
     if (ReadAt.empty())
-      ReadAt = Reads->At;
+      ReadAt = Use.Summarised->At;
     return true;
   }
-  std::optional<std::map<const FieldDecl *, std::vector<const MemberExpr *>>>
-      ReadsInUnit;
 
   /// The calls of \p Function in the unit, when every call is known: its
   /// address does not escape, it is not a virtual method (an override's
@@ -832,15 +860,19 @@ private:
   /// mode and none differentiating what it returns. Null when some call
   /// is not known, or none is made at all.
   std::optional<llvm::SmallVector<const CallExpr *, 4>>
-  callSitesOf(const FunctionDecl *Function, unsigned Depth, bool OnlyResult) {
+  callSitesOf(const FunctionDecl *Function, unsigned Depth, bool OnlyResult,
+              bool &Unseen) {
+    Unseen = false;
     if (Depth >= 3)
       return std::nullopt;
+    Unseen = true;
     if (const auto *Method = dyn_cast<CXXMethodDecl>(Function))
       if (Method->isVirtual() || Method->getParent()->isLambda())
         return std::nullopt;
     auto Sites = Callers.of(Function);
     if (!Sites)
       return std::nullopt;
+    Unseen = false;
     llvm::SmallVector<const CallExpr *, 4> InUnit(Sites->begin(), Sites->end());
     const FunctionSummaries *Summaries =
         History ? History->options().Summaries.get() : nullptr;
@@ -863,9 +895,27 @@ private:
       if (ElsewhereAt.empty())
         ElsewhereAt = Used->At;
     } else if (InUnit.empty()) {
+      Unseen = true;
       return std::nullopt;
     }
     return InUnit;
+  }
+
+  /// callSitesOf, with callers that are not seen at all (none in view, and
+  /// none the summaries describe; or not all known, the function being
+  /// virtual, a lambda, or one whose address is taken) taken to be none
+  /// when the project trains nowhere: what such callers get they neither
+  /// differentiate nor, as far as anything in view shows, keep.
+  std::optional<llvm::SmallVector<const CallExpr *, 4>>
+  callSitesOrNone(const FunctionDecl *Function, unsigned Depth,
+                  bool OnlyResult) {
+    bool Unseen = false;
+    auto Sites = callSitesOf(Function, Depth, OnlyResult, Unseen);
+    if (!Sites && Unseen && History && History->projectTrainsNowhere()) {
+      AssumedUntrained = true;
+      Sites.emplace();
+    }
+    return Sites;
   }
 
   ASTContext &Ctx;
@@ -941,6 +991,32 @@ bool memberReadMayBeDifferentiated(llvm::ArrayRef<const MemberExpr *> Reads,
   return false;
 }
 
+MemberReadUse memberReadUse(const FieldDecl *Field, ASTContext &Ctx,
+                            const CallSites &Callers,
+                            HistoryAnalysis &History) {
+  MemberReadUse Use;
+  if (const FunctionSummaries *Summaries = History.options().Summaries.get())
+    Use.Summarised = Summaries->memberRead(Field);
+  if (Use.Summarised && Use.Summarised->Differentiated) {
+    Use.Differentiated = true;
+    return Use;
+  }
+  HistoryAnalysis::MemberReadsOfUnit &Unit = History.memberReadsOfUnit();
+  const FieldDecl *Key = Field->getCanonicalDecl();
+  auto Known = Unit.MayBeDifferentiated.find(Key);
+  if (Known == Unit.MayBeDifferentiated.end()) {
+    if (!Unit.Reads)
+      Unit.Reads = tensorMemberReads(Ctx);
+    auto It = Unit.Reads->find(Key);
+    bool May = It != Unit.Reads->end() &&
+               memberReadMayBeDifferentiated(It->second, Ctx, Callers,
+                                             &History);
+    Known = Unit.MayBeDifferentiated.try_emplace(Key, May).first;
+  }
+  Use.Differentiated = Known->second;
+  return Use;
+}
+
 bool parameterMayBeDifferentiated(const FunctionDecl *Def,
                                   const ParmVarDecl *Param, ASTContext &Ctx,
                                   const CallSites &Callers,
@@ -954,9 +1030,11 @@ bool parameterMayBeDifferentiated(const FunctionDecl *Def,
 bool historyDiscarded(const Expr *E, ASTContext &Ctx, const CallSites &Callers,
                       DeclSet *HoldersOut, HistoryAnalysis *History,
                       bool *ThroughCallers, std::string *ElsewhereAt,
-                      std::string *ReadAt) {
+                      std::string *ReadAt, bool *AssumedUntrained) {
   Discarded Question(Ctx, Callers, History);
   bool Result = Question.at(E, HoldersOut, 0);
+  if (AssumedUntrained)
+    *AssumedUntrained = Result && Question.AssumedUntrained;
   if (ThroughCallers)
     *ThroughCallers = Result && Question.Followed;
   if (ElsewhereAt)

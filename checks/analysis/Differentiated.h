@@ -7,7 +7,9 @@
 // backward pass of the unit walks; and into functions it is handed to. A
 // value handed to a function whose body is not in the unit, or returned by
 // a function whose callers are not all known (in the unit, or in other
-// units as the function summaries say), may be differentiated there.
+// units as the function summaries say), may be differentiated there;
+// unless no unit of the project trains, as the summaries say, when
+// nothing out of view is taken to differentiate anything.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TORCH_TIDY_ANALYSIS_DIFFERENTIATED_H
@@ -29,10 +31,14 @@ class HistoryAnalysis;
 /// Whether a backward pass may walk the history of \p E's value. With
 /// \p OpaqueCallsMay, a function whose body is not in the unit may
 /// differentiate what it is handed, unless its summary says it does not;
-/// otherwise only what is seen counts (a body in the unit).
+/// otherwise only what is seen counts (a body in the unit). In a project
+/// that trains nowhere (HistoryAnalysis::projectTrainsNowhere), code out of
+/// view, and callers out of view, are taken to differentiate nothing;
+/// \p AssumedUntrained, when given, says whether a "no" rested on that.
 bool mayBeDifferentiated(const clang::Expr *E, clang::ASTContext &Ctx,
                          const CallSites &Callers, bool OpaqueCallsMay,
-                         HistoryAnalysis *History = nullptr);
+                         HistoryAnalysis *History = nullptr,
+                         bool *AssumedUntrained = nullptr);
 
 /// Whether a backward pass may walk what the call \p Site returns: its
 /// caller, and their callers, are asked as above; a caller that the unit
@@ -64,6 +70,22 @@ bool memberReadMayBeDifferentiated(
     llvm::ArrayRef<const clang::MemberExpr *> Reads, clang::ASTContext &Ctx,
     const CallSites &Callers, HistoryAnalysis *History,
     const clang::MemberExpr **At = nullptr);
+
+/// What the reads of member \p Field do with what it holds: in the unit as
+/// it is now (memberReadMayBeDifferentiated over tensorMemberReads, both
+/// kept by \p History for the unit), and in the other units as the
+/// function summaries say.
+struct MemberReadUse {
+  /// One read at least may be differentiated, here or elsewhere.
+  bool Differentiated = false;
+  /// What the summaries say of its reads in the project; null when they
+  /// describe none (what no read differentiates is then not known to be
+  /// dropped).
+  const UsedSummary *Summarised = nullptr;
+};
+MemberReadUse memberReadUse(const clang::FieldDecl *Field,
+                            clang::ASTContext &Ctx, const CallSites &Callers,
+                            HistoryAnalysis &History);
 
 /// Whether \p Def, whose body is in the unit, may differentiate what its
 /// parameter \p Param is handed: a backward pass walks it or what is
@@ -97,13 +119,17 @@ bool parameterMayBeDifferentiated(const clang::FunctionDecl *Def,
 /// followed; \p ElsewhereAt, where the first call in another unit that
 /// the summaries answered for is (`file:line:column`), or ""; \p ReadAt,
 /// when the answer rests on what the summaries say of a member's reads,
-/// where the first of them is, or "".
+/// where the first of them is, or "". In a project that trains nowhere
+/// (HistoryAnalysis::projectTrainsNowhere), callers that are not seen at
+/// all and code out of view are taken to drop what they get;
+/// \p AssumedUntrained, when given, says whether a "yes" rested on that.
 bool historyDiscarded(const clang::Expr *E, clang::ASTContext &Ctx,
                       const CallSites &Callers, DeclSet *Holders = nullptr,
                       HistoryAnalysis *History = nullptr,
                       bool *ThroughCallers = nullptr,
                       std::string *ElsewhereAt = nullptr,
-                      std::string *ReadAt = nullptr);
+                      std::string *ReadAt = nullptr,
+                      bool *AssumedUntrained = nullptr);
 
 /// Whether \p E's history (an expression of function \p Function) leaves
 /// the function through a return statement: what it returns is computed

@@ -98,6 +98,13 @@ bool HistoryAnalysis::requiresGrad(const Expr *E) {
          (C.mayBeUnknown() && Options.AssumeUnknownCarries);
 }
 
+bool HistoryAnalysis::projectTrainsNowhere() {
+  if (!TrainsNowhere)
+    TrainsNowhere = Options.Summaries && Options.Summaries->trainsNowhere() &&
+                    !firstTrainingIn(Ctx);
+  return *TrainsNowhere;
+}
+
 const FunctionFlow *HistoryAnalysis::flowOf(const FunctionDecl *FD) {
   if (!FD)
     return nullptr;

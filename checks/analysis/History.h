@@ -176,6 +176,24 @@ public:
   /// away the graph of a value built before it).
   Carries returnedBy(const clang::FunctionDecl *Def, int Element);
 
+  /// Whether the project trains nowhere: its function summaries say that
+  /// no unit runs a backward pass or an optimizer step
+  /// (FunctionSummaries::trainsNowhere), and nothing in this unit does
+  /// either (cached). Evidence that code out of view differentiates
+  /// nothing; without summaries there is none.
+  bool projectTrainsNowhere();
+
+  /// Where D keeps what it learns of the unit's reads of members, once per
+  /// unit: the reads of each member (tensorMemberReads), and whether one of
+  /// them may have what the member holds differentiated.
+  struct MemberReadsOfUnit {
+    std::optional<std::map<const clang::FieldDecl *,
+                           std::vector<const clang::MemberExpr *>>>
+        Reads;
+    llvm::DenseMap<const clang::FieldDecl *, bool> MayBeDifferentiated;
+  };
+  MemberReadsOfUnit &memberReadsOfUnit() { return MemberReads; }
+
 private:
   /// An element is a path into nested tuples and structs (`r.ppo.loss`:
   /// field 1 of field 0), kept in one int so that it keys the cache: the
@@ -303,6 +321,8 @@ private:
   llvm::DenseSet<const clang::CallExpr *> AssumedSet;
   /// For a parameter that has history from a call in another unit: where.
   std::map<const clang::ParmVarDecl *, PassedSummary> ForeignWitness;
+  std::optional<bool> TrainsNowhere;
+  MemberReadsOfUnit MemberReads;
 };
 
 /// The per-translation-unit answers a check builds once and asks often:

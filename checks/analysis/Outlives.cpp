@@ -1340,15 +1340,13 @@ std::optional<DiscardedResult> stateKeptForNothing(const Lifetime &L,
   // forward fills and another method builds a loss from (per-level outputs
   // gathered for a loss, cleared before each forward) is walked there.
   const auto *Field = cast<FieldDecl>(L.Target);
-  if (const FunctionSummaries *Summaries = History.options().Summaries.get())
+  if (const CallSites *Callers = History.callers()) {
+    if (memberReadUse(Field, Ctx, *Callers, History).Differentiated)
+      return std::nullopt;
+  } else if (const FunctionSummaries *Summaries =
+                 History.options().Summaries.get()) {
     if (const UsedSummary *Read = Summaries->memberRead(Field);
         Read && Read->Differentiated)
-      return std::nullopt;
-  if (const CallSites *Callers = History.callers()) {
-    auto Reads = tensorMemberReads(Ctx);
-    auto It = Reads.find(Field->getCanonicalDecl());
-    if (It != Reads.end() &&
-        memberReadMayBeDifferentiated(It->second, Ctx, *Callers, &History))
       return std::nullopt;
   }
   return Witness;

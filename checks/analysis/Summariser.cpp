@@ -212,6 +212,13 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
                              std::to_string(P.getColumn())
                        : "";
   };
+  // Whether the unit trains at all: a project none of whose units does
+  // differentiates nothing.
+  if (const Stmt *Training = firstTrainingIn(Ctx)) {
+    std::string At = Where(Training);
+    Out.addTraining(llvm::StringRef(At.empty() ? "?" : At));
+  } else
+    Out.addTraining(llvm::StringRef());
   // Callers in other units count as they do for the checks: a function
   // every call of which runs under a guard elsewhere is entered with grad
   // mode off here, and so are the calls it makes, however many units out

@@ -42,13 +42,14 @@ RecordSummaryQueries::~RecordSummaryQueries() { Recording = Previous; }
 // with grad mode on answer as no call does), "m:<member>", "r:<member>"
 // (what its reads do with it), "d:<function>" (the parameters it may
 // differentiate), "b:<function>" (whether it runs a backward pass of its
-// own) and "o:<function>" (whether a call in its own unit differentiates
-// its result).
+// own), "o:<function>" (whether a call in its own unit differentiates
+// its result) and "t:" (whether the project trains nowhere).
 static constexpr const char *ReturnsQuery = "f:", *UsedQuery = "u:",
                             *CalledQuery = "c:", *CalledOffQuery = "C:",
                             *MemberQuery = "m:", *MemberReadQuery = "r:",
                             *ParametersQuery = "d:", *BackwardQuery = "b:",
-                            *OwnDifferentiatedQuery = "o:";
+                            *OwnDifferentiatedQuery = "o:",
+                            *TrainingQuery = "t:";
 static std::string passedQuery(llvm::StringRef Key, unsigned Index) {
   return "p:" + std::to_string(Index) + ":" + Key.str();
 }
@@ -374,6 +375,29 @@ void FunctionSummaries::mergeReferences(const FunctionSummaries &Other) {
   DependentNames.insert(Other.DependentNames.begin(),
                         Other.DependentNames.end());
   Program |= Other.Program;
+  // A unit changed since most likely still trains where it did.
+  if (Other.Trains == Training::Somewhere)
+    addTraining(llvm::StringRef(Other.TrainingAt));
+  else if (Other.Trains == Training::Unknown)
+    addTraining(std::nullopt);
+  else if (Other.Trains == Training::Nowhere)
+    addTraining(llvm::StringRef());
+}
+
+void FunctionSummaries::addTraining(std::optional<llvm::StringRef> At) {
+  Training T = !At          ? Training::Unknown
+               : At->empty() ? Training::Nowhere
+                             : Training::Somewhere;
+  if (T == Training::Somewhere &&
+      (Trains != Training::Somewhere || *At < TrainingAt))
+    TrainingAt = At->str();
+  if (T > Trains)
+    Trains = T;
+}
+
+bool FunctionSummaries::trainsNowhere() const {
+  record(TrainingQuery, "");
+  return Trains == Training::Nowhere;
 }
 
 static std::string wordsText(Carries C) {
@@ -425,6 +449,8 @@ std::string FunctionSummaries::answerTo(llvm::StringRef Query) const {
     auto It = Backward.find(Query.str());
     return It == Backward.end() ? "-" : "backward " + It->second;
   }
+  if (Query.consume_front(TrainingQuery))
+    return Trains == Training::Nowhere ? "trains nowhere" : "-";
   if (Query.consume_front(OwnDifferentiatedQuery)) {
     auto It = OwnDifferentiated.find(Query.str());
     return It == OwnDifferentiated.end() ? "-" : "differentiated " + It->second;
@@ -569,7 +595,7 @@ llvm::json::Value FunctionSummaries::toJSON() const {
     ReferenceList.push_back(Key);
   for (const std::string &Name : DependentNames)
     DependentList.push_back(Name);
-  return llvm::json::Object{{"format", Format},
+  llvm::json::Object Result{{"format", Format},
                             {"version", Version},
                             {"functions", std::move(List)},
                             {"members", std::move(MemberList)},
@@ -577,6 +603,13 @@ llvm::json::Value FunctionSummaries::toJSON() const {
                             {"program", Program},
                             {"references", std::move(ReferenceList)},
                             {"dependent_names", std::move(DependentList)}};
+  // Where a unit trains; "" for nowhere, null for not known. Files
+  // written before it was recorded have none, read as not known.
+  if (Trains == Training::Somewhere || Trains == Training::Nowhere)
+    Result["training"] = TrainingAt;
+  else if (Trains == Training::Unknown)
+    Result["training"] = nullptr;
+  return Result;
 }
 
 bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
@@ -756,6 +789,18 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
     }
     if (*Program)
       Out.addProgram();
+  }
+  if (const llvm::json::Value *TV = O->get("training")) {
+    if (TV->kind() == llvm::json::Value::Null) {
+      Out.addTraining(std::nullopt);
+    } else if (std::optional<llvm::StringRef> At = TV->getAsString()) {
+      Out.addTraining(*At);
+    } else {
+      Error = "a malformed 'training' entry";
+      return false;
+    }
+  } else {
+    Out.addTraining(std::nullopt);
   }
   for (auto [Field, Dependent] :
        {std::pair{"references", false}, std::pair{"dependent_names", true}})

@@ -176,6 +176,17 @@ public:
   /// Records that a unit defines `main`.
   void addProgram() { Program = true; }
 
+  /// Records where the code of a unit first trains (a backward pass, an
+  /// optimizer step: firstTrainingIn), or, with \p At empty, that it
+  /// trains nowhere; with std::nullopt, that what a unit does is not known
+  /// (it could not be analysed).
+  void addTraining(std::optional<llvm::StringRef> At);
+  /// Whether the units summarised say they train nowhere: one at least
+  /// does, and none trains or is not known. Code out of view in such a
+  /// project (a caller in a file not analysed, a function whose body is
+  /// elsewhere) is taken to differentiate nothing.
+  bool trainsNowhere() const;
+
   /// Records that a call at \p At of the function \p Key may
   /// differentiate what it returns, or not.
   void addUsed(const std::string &Key, bool Differentiated, llvm::StringRef At,
@@ -241,6 +252,12 @@ private:
   /// template leaves the call unresolved; whether one defines `main`.
   std::set<std::string> References, DependentNames;
   bool Program = false;
+  /// What the units say of training, in the order merging goes: none
+  /// said, every one trains nowhere, one is not known, one trains (at
+  /// TrainingAt, the first such place).
+  enum class Training { Unsaid, Nowhere, Unknown, Somewhere };
+  Training Trains = Training::Unsaid;
+  std::string TrainingAt;
   std::map<std::string, PassedSummary> Members;
   /// Per member read in a unit: whether a read may be differentiated
   /// (UsedSummary's Dropped is not used).

@@ -74,8 +74,11 @@ static bool exportSummaries(llvm::StringRef Path,
                             std::string &Error) {
   analysis::FunctionSummaries All;
   for (const TUResult &R : Results) {
-    if (R.Summaries.empty())
+    // What a unit not analysed does is not known: whether it trains too.
+    if (R.Summaries.empty()) {
+      All.addTraining(std::nullopt);
       continue;
+    }
     llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Summaries);
     analysis::FunctionSummaries Unit;
     std::string Why;

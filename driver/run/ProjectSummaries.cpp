@@ -69,9 +69,12 @@ std::string summariesText(const DriverOptions &O,
                           unsigned &Units) {
   std::vector<analysis::UnitSummaries> All;
   std::map<std::string, std::string> Hashes; // each header hashed once
+  bool SomeNotAnalysed = false;
   for (const TUResult &R : Results) {
-    if (R.Failed || R.Summaries.empty())
+    if (R.Failed || R.Summaries.empty()) {
+      SomeNotAnalysed = true;
       continue;
+    }
     llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Summaries);
     analysis::UnitSummaries U;
     std::string Why;
@@ -96,6 +99,9 @@ std::string summariesText(const DriverOptions &O,
     }
     All.push_back(std::move(U));
   }
+  // What a unit not analysed does is not known: whether it trains too.
+  if (SomeNotAnalysed && !All.empty())
+    All.front().Summaries.addTraining(std::nullopt);
   Units = All.size();
   return analysis::projectSummariesText(databaseFile(O), All);
 }
