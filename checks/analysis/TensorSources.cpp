@@ -176,7 +176,7 @@ DeclSet TensorSources::sourcesOf(const Expr *E, const ASTContext *CutsIn) const 
       // A tensor, a container of tensors, an object of the user's that
       // holds some (`losses` in `losses.total_loss()`), or one whose tensor
       // parts are read.
-      if (holdsTensorsOrFields(D->getType()) ||
+      if (holdsTensorsOrFields(D->getType()) || mayHoldTensors(D->getType()) ||
           llvm::is_contained(Names.Holders, D))
         Result.insert(D);
       auto It = StoredInto.find(D);
