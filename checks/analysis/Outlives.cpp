@@ -1067,11 +1067,68 @@ bool iteratesOverModel(const Stmt *Loop) {
   return false;
 }
 
+/// Whether \p S changes the number \p Count: assigns it (`n = m`, `n += 1`),
+/// steps it (`++n`), takes its address or binds it to a non-const
+/// reference.
+static bool changesCount(const Stmt *S, const VarDecl *Count) {
+  class Changes : public StmtWalk {
+  public:
+    explicit Changes(const VarDecl *Count) : Count(Count) {}
+    bool Found = false;
+    bool visit(Stmt *S) override {
+      const Expr *Target = nullptr;
+      if (const auto *Unary = dyn_cast<UnaryOperator>(S);
+          Unary && (Unary->isIncrementDecrementOp() ||
+                    Unary->getOpcode() == UO_AddrOf))
+        Target = Unary->getSubExpr();
+      else if (const auto *Binary = dyn_cast<BinaryOperator>(S);
+               Binary && Binary->isAssignmentOp())
+        Target = Binary->getLHS();
+      else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        for (unsigned I = 0, N = Call->getNumArgs(); I != N && !Found; ++I) {
+          bool ByReference =
+              !Callee || I >= Callee->getNumParams() ||
+              isMutableReference(Callee->getParamDecl(I)->getType());
+          const auto *Ref =
+              dyn_cast<DeclRefExpr>(Call->getArg(I)->IgnoreParenImpCasts());
+          Found = ByReference && Ref && Ref->getDecl() == Count &&
+                  !Call->getArg(I)->getType().isConstQualified() &&
+                  Call->getArg(I)->isLValue();
+        }
+        return !Found;
+      }
+      const auto *Ref =
+          Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+      Found = Ref && Ref->getDecl() == Count;
+      return !Found;
+    }
+
+  private:
+    const VarDecl *Count;
+  } Find(Count);
+  Find.walk(S);
+  return Find.Found;
+}
+
 /// The tensor whose size bounds \p E: `t.size(0)`, `t.sizes()[0]`,
-/// `t.numel()`, `t.size(0) - 1`, through casts; null for anything else.
-static const VarDecl *sizedTensor(const Expr *E) {
+/// `t.numel()`, `t.size(0) - 1`, through casts; or the container of tensors
+/// (`preds.size()` of a `std::vector<torch::Tensor>`, the outputs of one
+/// forward per scale); also through a local initialised with one of those
+/// that \p Loop does not write (`size_t scales = preds.size();`). Null for
+/// anything else.
+static const VarDecl *sizedTensor(const Expr *E, const Stmt *Loop) {
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
     E = stripWrappers(E)->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Count = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Count || !Count->hasLocalStorage() || isa<ParmVarDecl>(Count) ||
+          !Count->getInit() || !Count->getType()->isIntegerType() ||
+          changesCount(Loop, Count))
+        return nullptr;
+      E = Count->getInit();
+      continue;
+    }
     if (const auto *BO = dyn_cast<BinaryOperator>(E);
         BO && (BO->getOpcode() == BO_Sub || BO->getOpcode() == BO_Add)) {
       E = BO->getLHS();
@@ -1098,14 +1155,19 @@ static const VarDecl *sizedTensor(const Expr *E) {
       return nullptr;
     const auto *Ref = dyn_cast<DeclRefExpr>(Object);
     const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    return Var && isTensorType(Var->getType()) ? Var : nullptr;
+    return Var && (isTensorType(Var->getType()) ||
+                   (Name == "size" && holdsTensors(Var->getType())))
+               ? Var
+               : nullptr;
   }
   return nullptr;
 }
 
-/// Whether \p Loop walks the pieces of one tensor made before it: a counted
-/// loop bounded by that tensor's size (`for (i = 0; i < preds.size(0);
-/// ++i)`), which the loop does not write, and in which no model runs (no
+/// Whether \p Loop walks the pieces of one tensor made before it, or the
+/// tensors of one container: a counted loop bounded by that tensor's size
+/// (`for (i = 0; i < preds.size(0); ++i)`) or the container's (`i <
+/// scales` with `scales = preds.size()`), which the loop does not write,
+/// and in which no model runs (no
 /// forward pass, nor a call of a function in view that runs one). What it
 /// stores per iteration comes from that one tensor's graph, one entry per
 /// piece (the detections of each image of one batch): bounded by that
@@ -1120,11 +1182,10 @@ static bool iteratesOverPiecesOfTensor(const Stmt *Loop,
           : nullptr;
   if (!Cond || !Cond->isComparisonOp() || Cond->isEqualityOp())
     return false;
-  const VarDecl *Tensor = sizedTensor(Cond->getRHS());
+  const VarDecl *Tensor = sizedTensor(Cond->getRHS(), For);
   if (!Tensor)
-    Tensor = sizedTensor(Cond->getLHS());
-  if (!Tensor || !isTensorType(Tensor->getType()) ||
-      takesValuesIn(Tensor, For->getBody()))
+    Tensor = sizedTensor(Cond->getLHS(), For);
+  if (!Tensor || takesValuesIn(Tensor, For->getBody()))
     return false;
   if (!forwardCallsIn(For->getBody(), Names).empty())
     return false;
@@ -1214,10 +1275,39 @@ static bool outlivesEnclosingLoop(const Lifetime &L, ASTContext &Ctx) {
   return Outer && (!Var || !isDeclaredWithin(Var, Outer, Ctx.getSourceManager()));
 }
 
+/// Whether \p Block, a block that contains \p At, or a block inside it that
+/// contains \p At, clears or replaces \p Target before \p At: a statement of
+/// that block that comes before the one holding \p At, not under a
+/// condition of its own. Every path to \p At through the block runs it.
+static bool resetInBlockBefore(const CompoundStmt *Block, const Stmt *At,
+                               const ValueDecl *Target) {
+  for (const Stmt *S : Block->body()) {
+    if (!contains(S, At)) {
+      if (isa<Expr>(S) && !isa<LambdaExpr>(S) && !resetsIn(S, Target).empty())
+        return true;
+      continue;
+    }
+    // The statement that holds it: a block within, one for each branch of
+    // an `if`, the body of a loop (a reset there comes after what the loop
+    // stored in earlier runs, and before this store).
+    // (A switch's cases are no path through its block.)
+    if (S == At || isa<Expr, SwitchStmt>(S))
+      return false;
+    for (const Stmt *Child : S->children())
+      if (const auto *Inner = dyn_cast_or_null<CompoundStmt>(Child);
+          Inner && contains(Inner, At))
+        return resetInBlockBefore(Inner, At, Target);
+    return false;
+  }
+  return false;
+}
+
 /// Whether \p L's target is cleared or replaced, on every run of the block
 /// that repeats \p At (the body of its loop, or of its function when no
-/// loop does), before \p At: a statement of that block, not under a
-/// condition, that comes first. It then holds only what this iteration, or
+/// loop does), before \p At: a statement of that block, or of a block
+/// within it that holds \p At (the branch of an `if` that stores a sample
+/// right after it makes the container afresh), not under a condition of
+/// its own, that comes first. It then holds only what this iteration, or
 /// this call, stores, as a variable declared in the loop would.
 bool resetBeforeEachStore(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   const Stmt *Region =
@@ -1225,14 +1315,7 @@ bool resetBeforeEachStore(const Lifetime &L, const Stmt *At, ASTContext &Ctx) {
   const auto *Block = dyn_cast_or_null<CompoundStmt>(Region);
   if (!Block || !contains(Block, At))
     return false;
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const Stmt *S : Block->body()) {
-    if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), At->getBeginLoc()))
-      return false;
-    if (isa<Expr>(S) && !isa<LambdaExpr>(S) && !resetsIn(S, L.Target).empty())
-      return true;
-  }
-  return false;
+  return resetInBlockBefore(Block, At, L.Target);
 }
 
 } // namespace

@@ -3,8 +3,11 @@
 // A counted loop over the rows of one tensor made before it (the images of
 // one batch's predictions, filtered and kept one entry per image) runs no
 // model: what it stores comes from that one graph, one entry per row,
-// bounded by the tensor. A loop that runs the model on each row, or a list
-// that outlives a loop around the one over the rows, grows.
+// bounded by the tensor. So does one over the tensors of one container
+// (a detector's outputs, one per scale, counted through a local that holds
+// the container's size). A loop that runs the model on each row, or a list
+// that outlives a loop around the one over the rows, grows; so does one
+// bounded by a count that the loop changes.
 
 #include <torch/torch.h>
 #include <torch/script.h>
@@ -27,6 +30,34 @@ std::vector<torch::Tensor> detect(torch::jit::script::Module &model,
     // CHECK-FIXES: output.push_back(keepFirst(pred, 10) * 2);
   }
   return output;
+}
+
+// The boxes of each scale of one forward's outputs, gathered and joined.
+torch::Tensor perScale(const std::vector<torch::Tensor> preds) {
+  size_t scales = preds.size();
+  std::vector<torch::Tensor> boxes;
+  for (size_t i = 0; i < scales; i++) {
+    torch::Tensor pred = preds.at(i);
+    boxes.push_back(pred.index_select(0, torch::arange(2)) * torch::randn({2}, torch::requires_grad()));
+  }
+  torch::Tensor joined = boxes.at(0);
+  for (size_t i = 1; i < boxes.size(); i++)
+    joined = torch::cat({joined, boxes.at(i)}, 0);
+  return joined.detach().clone();
+}
+
+// The count grows with what the loop finds: nothing bounds it.
+torch::Tensor untilCovered(const std::vector<torch::Tensor> preds) {
+  size_t scales = preds.size();
+  std::vector<torch::Tensor> boxes;
+  for (size_t i = 0; i < scales; i++) {
+    boxes.push_back(preds.at(i) * torch::randn({2}, torch::requires_grad()));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'boxes' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: boxes.push_back((preds.at(i) * torch::randn({2}, torch::requires_grad())).detach());
+    if (boxes.size() % 3 == 0)
+      scales++;
+  }
+  return torch::cat(boxes, 0).detach();
 }
 
 // Each row runs the model again: every row's graph is kept.
@@ -71,5 +102,6 @@ int64_t use(torch::jit::script::Module &m, torch::nn::Linear &l,
             const torch::Tensor &x) {
   return static_cast<int64_t>(detect(m, x).size() + perRow(l, x).size() +
                               everyEpoch(l, x, 3).size() +
-                              untilEmpty(l, x, 3).size());
+                              untilEmpty(l, x, 3).size()) +
+         perScale({l(x)}).size(0) + untilCovered({l(x)}).size(0);
 }

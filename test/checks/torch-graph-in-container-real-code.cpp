@@ -200,8 +200,11 @@ torch::Tensor best_ratio(torch::nn::Linear &model, const torch::Tensor &x,
 
 // One step's outputs split into a fresh vector every N steps, after
 // backward(): the inner loop hands out pieces of one graph; the training
-// loop around it is the one that repeats, and the vector keeps that step's
-// graph until the next sample.
+// loop around it is the one that repeats, and the vector, made afresh in
+// the same branch right before it is filled, holds that one step's pieces
+// until the next sample, as a vector cleared before every store does:
+// nothing grows. One filled under a condition of its own after the reset
+// keeps every step's until the next one.
 void detect(const std::vector<torch::Tensor> &outputs);
 void sample_every_n(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs,
                     torch::optim::SGD &optimizer) {
@@ -215,12 +218,27 @@ void sample_every_n(torch::nn::Linear &model, const std::vector<torch::Tensor> &
       output_one = std::vector<torch::Tensor>(2);
       for (size_t i = 0; i < output_one.size(); i++)
         output_one.at(i) = output[i];
-        // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'output_one' outlives the iteration and each time a tensor that carries autograd history is stored in it; backward() has freed the saved activations
-        // CHECK-MESSAGES: :[[@LINE-11]]:30: note: 'output_one' is declared outside the loop
-        // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the loop that repeats it
-        // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'output_one' is cleared here, which bounds the growth
-        // CHECK-FIXES: output_one.at(i) = output[i].detach();
       detect(output_one);
+    }
+  }
+}
+
+void keep_every_step(torch::nn::Linear &model,
+                     const std::vector<torch::Tensor> &xs,
+                     torch::optim::SGD &optimizer) {
+  std::vector<torch::Tensor> kept;
+  for (size_t step = 0; step < xs.size(); step++) {
+    auto output = model(xs[step]);
+    optimizer.zero_grad();
+    output.sum().backward();
+    optimizer.step();
+    if (step % 10 == 1)
+      kept.clear();
+    if (step % 2 == 1) {
+      kept.push_back(output[0]);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'kept' outlives the iteration and each time a tensor that carries autograd history is stored in it; backward() has freed the saved activations
+      // CHECK-FIXES: kept.push_back(output[0].detach());
+      detect(kept);
     }
   }
 }
