@@ -21,7 +21,7 @@
 // JSON-TRAINS: "training": "{{.*}}trainer.cpp:7:3"
 // QUIET-NOT: warning:
 
-#include "segmenter.h"
+#include "ros_segmenter.h"
 
 at::Tensor Segmenter::get_output(at::Tensor input) {
   auto outputs = module_.forward({input});

@@ -1,5 +1,5 @@
 // Another unit of the serving project: it loads the model and trains
 // nothing.
-#include "segmenter.h"
+#include "ros_segmenter.h"
 
 Segmenter::Segmenter(const std::string &path) : module_(torch::jit::load(path)) {}
