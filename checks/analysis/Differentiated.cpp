@@ -223,6 +223,18 @@ void cutWhatCarriesNothing(TensorSources &Sources, HistoryAnalysis *History) {
     });
 }
 
+/// Whether \p Function may run, as the function summaries say
+/// (FunctionSummaries::runs: a program's function that no unit refers to
+/// does not); true without summaries.
+static bool mayRun(const FunctionDecl *Function, HistoryAnalysis *History) {
+  const FunctionSummaries *Summaries =
+      History ? History->options().Summaries.get() : nullptr;
+  if (!Summaries)
+    return true;
+  auto [Key, Name] = FunctionSummaries::caller(Function);
+  return Summaries->runs(Key, Name);
+}
+
 class Question {
 public:
   Question(ASTContext &Ctx, const CallSites &Callers, bool OpaqueCallsMay,
@@ -276,10 +288,11 @@ public:
         if (Elsewhere && Elsewhere->Differentiated)
           return true;
         // Callers out of view: in a project that trains nowhere, they
-        // differentiate nothing either.
+        // differentiate nothing either (a function that runs nowhere has
+        // none to assume anything of).
         if ((!Sites ||
              (Sites->empty() && (Depth > 0 || IsLambda) && !Elsewhere)) &&
-            !untrained())
+            !(mayRun(Function, History) && untrained()))
           return true;
         if (Sites)
           for (const CallExpr *Site : *Sites)
@@ -789,20 +802,24 @@ public:
     for (const FunctionDecl *Method : Returners) {
       if (Method == Function && Returned)
         continue; // followed below
-      auto Sites = callSitesOrNone(Method, Depth, /*OnlyResult=*/true);
+      bool NoneSeen = false;
+      auto Sites =
+          callSitesOrNone(Method, Depth, /*OnlyResult=*/true, NoneSeen);
       if (!Sites)
         return false;
-      Followed = true;
+      Followed |= !NoneSeen;
       for (const CallExpr *Site : *Sites)
         if (!at(Site, nullptr, Depth + 1))
           return false;
     }
     if (Returned || !OutParams.empty()) {
       // Out of the function: each caller must drop it in turn.
-      auto Sites = callSitesOrNone(Function, Depth, OutParams.empty());
+      bool NoneSeen = false;
+      auto Sites =
+          callSitesOrNone(Function, Depth, OutParams.empty(), NoneSeen);
       if (!Sites)
         return false;
-      Followed = true;
+      Followed |= !NoneSeen;
       for (const CallExpr *Site : *Sites) {
         if (Returned && !at(Site, nullptr, Depth + 1))
           return false;
@@ -905,13 +922,18 @@ private:
   /// none the summaries describe; or not all known, the function being
   /// virtual, a lambda, or one whose address is taken) taken to be none
   /// when the project trains nowhere: what such callers get they neither
-  /// differentiate nor, as far as anything in view shows, keep.
+  /// differentiate nor, as far as anything in view shows, keep. \p NoneSeen
+  /// says when that was assumed.
   std::optional<llvm::SmallVector<const CallExpr *, 4>>
   callSitesOrNone(const FunctionDecl *Function, unsigned Depth,
-                  bool OnlyResult) {
+                  bool OnlyResult, bool &NoneSeen) {
     bool Unseen = false;
     auto Sites = callSitesOf(Function, Depth, OnlyResult, Unseen);
-    if (!Sites && Unseen && History && History->projectTrainsNowhere()) {
+    // A function that no unit of the program refers to has no callers at
+    // all: it runs nowhere, and nothing is assumed of callers it has not.
+    NoneSeen = !Sites && Unseen && History &&
+               History->projectTrainsNowhere() && mayRun(Function, History);
+    if (NoneSeen) {
       AssumedUntrained = true;
       Sites.emplace();
     }

@@ -1114,10 +1114,11 @@ static bool changesCount(const Stmt *S, const VarDecl *Count) {
 /// The tensor whose size bounds \p E: `t.size(0)`, `t.sizes()[0]`,
 /// `t.numel()`, `t.size(0) - 1`, through casts; or the container of tensors
 /// (`preds.size()` of a `std::vector<torch::Tensor>`, the outputs of one
-/// forward per scale); also through a local initialised with one of those
-/// that \p Loop does not write (`size_t scales = preds.size();`). Null for
-/// anything else.
+/// forward per scale), also through a local initialised with the
+/// container's size that \p Loop does not write (`size_t scales =
+/// preds.size();`). Null for anything else.
 static const VarDecl *sizedTensor(const Expr *E, const Stmt *Loop) {
+  bool ThroughCount = false;
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
     E = stripWrappers(E)->IgnoreParenImpCasts();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
@@ -1127,6 +1128,7 @@ static const VarDecl *sizedTensor(const Expr *E, const Stmt *Loop) {
           changesCount(Loop, Count))
         return nullptr;
       E = Count->getInit();
+      ThroughCount = true;
       continue;
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(E);
@@ -1155,8 +1157,11 @@ static const VarDecl *sizedTensor(const Expr *E, const Stmt *Loop) {
       return nullptr;
     const auto *Ref = dyn_cast<DeclRefExpr>(Object);
     const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    return Var && (isTensorType(Var->getType()) ||
-                   (Name == "size" && holdsTensors(Var->getType())))
+    // (A count of a tensor's rows kept in a local is no such bound: a
+    // chunked distance computation walks the rows of its features.)
+    return Var && ((isTensorType(Var->getType()) && !ThroughCount) ||
+                   (Name == "size" && !isTensorType(Var->getType()) &&
+                    holdsTensors(Var->getType())))
                ? Var
                : nullptr;
   }

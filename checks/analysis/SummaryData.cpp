@@ -357,7 +357,16 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
       for (const auto &[From, P] : ByCaller)
         addPassed(Key, Index, P.Summary.Passed, P.Summary.At, P.Summary.Walked,
                   From, P.Name);
-  mergeReferences(Other);
+  References.insert(Other.References.begin(), Other.References.end());
+  DependentNames.insert(Other.DependentNames.begin(),
+                        Other.DependentNames.end());
+  Program |= Other.Program;
+  if (Other.Trains == Training::Somewhere)
+    addTraining(llvm::StringRef(Other.TrainingAt));
+  else if (Other.Trains == Training::Nowhere)
+    addTraining(llvm::StringRef());
+  else if (Other.Trains == Training::Unknown)
+    addTraining(std::nullopt);
   for (const auto &[Key, U] : Other.Used)
     addUsed(Key, U.Differentiated, U.At, U.Dropped);
   for (const auto &[Key, C] : Other.Called)
@@ -375,13 +384,12 @@ void FunctionSummaries::mergeReferences(const FunctionSummaries &Other) {
   DependentNames.insert(Other.DependentNames.begin(),
                         Other.DependentNames.end());
   Program |= Other.Program;
-  // A unit changed since most likely still trains where it did.
+  // A unit changed since most likely still trains where it did; one that
+  // trained nowhere may train now.
   if (Other.Trains == Training::Somewhere)
     addTraining(llvm::StringRef(Other.TrainingAt));
-  else if (Other.Trains == Training::Unknown)
+  else if (Other.Trains != Training::Unsaid)
     addTraining(std::nullopt);
-  else if (Other.Trains == Training::Nowhere)
-    addTraining(llvm::StringRef());
 }
 
 void FunctionSummaries::addTraining(std::optional<llvm::StringRef> At) {

@@ -159,7 +159,8 @@ public:
   /// two units) gets what either says.
   void merge(const FunctionSummaries &Other);
   /// Adds only which functions \p Other's units refer to, and whether one
-  /// defines `main`.
+  /// defines `main`; of training, only where they train (units changed
+  /// since they were summarised: one that trained nowhere may train now).
   void mergeReferences(const FunctionSummaries &Other);
   void add(std::string Key, FunctionSummary S);
   /// Records that a call at \p At, made in the function \p From (a key,
