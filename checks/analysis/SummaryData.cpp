@@ -357,16 +357,7 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
       for (const auto &[From, P] : ByCaller)
         addPassed(Key, Index, P.Summary.Passed, P.Summary.At, P.Summary.Walked,
                   From, P.Name);
-  References.insert(Other.References.begin(), Other.References.end());
-  DependentNames.insert(Other.DependentNames.begin(),
-                        Other.DependentNames.end());
-  Program |= Other.Program;
-  if (Other.Trains == Training::Somewhere)
-    addTraining(llvm::StringRef(Other.TrainingAt));
-  else if (Other.Trains == Training::Nowhere)
-    addTraining(llvm::StringRef());
-  else if (Other.Trains == Training::Unknown)
-    addTraining(std::nullopt);
+  mergeReferences(Other, /*Changed=*/false);
   for (const auto &[Key, U] : Other.Used)
     addUsed(Key, U.Differentiated, U.At, U.Dropped);
   for (const auto &[Key, C] : Other.Called)
@@ -379,7 +370,8 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
     addDifferentiatedWhereDefined(Key, At);
 }
 
-void FunctionSummaries::mergeReferences(const FunctionSummaries &Other) {
+void FunctionSummaries::mergeReferences(const FunctionSummaries &Other,
+                                        bool Changed) {
   References.insert(Other.References.begin(), Other.References.end());
   DependentNames.insert(Other.DependentNames.begin(),
                         Other.DependentNames.end());
@@ -388,6 +380,8 @@ void FunctionSummaries::mergeReferences(const FunctionSummaries &Other) {
   // trained nowhere may train now.
   if (Other.Trains == Training::Somewhere)
     addTraining(llvm::StringRef(Other.TrainingAt));
+  else if (Other.Trains == Training::Nowhere && !Changed)
+    addTraining(llvm::StringRef());
   else if (Other.Trains != Training::Unsaid)
     addTraining(std::nullopt);
 }

@@ -158,10 +158,10 @@ public:
   /// Adds \p Other's summaries; a function summarised by both (defined in
   /// two units) gets what either says.
   void merge(const FunctionSummaries &Other);
-  /// Adds only which functions \p Other's units refer to, and whether one
-  /// defines `main`; of training, only where they train (units changed
-  /// since they were summarised: one that trained nowhere may train now).
-  void mergeReferences(const FunctionSummaries &Other);
+  /// Adds only which functions \p Other's units refer to, whether one
+  /// defines `main`, and where they train; with \p Changed (units changed
+  /// since they were summarised), one that trained nowhere may train now.
+  void mergeReferences(const FunctionSummaries &Other, bool Changed = true);
   void add(std::string Key, FunctionSummary S);
   /// Records that a call at \p At, made in the function \p From (a key,
   /// named \p FromName; see caller()), passes \p C for parameter \p Index
