@@ -1086,10 +1086,18 @@ static bool changesCount(const Stmt *S, const VarDecl *Count) {
         Target = Binary->getLHS();
       else if (const auto *Call = dyn_cast<CallExpr>(S)) {
         const FunctionDecl *Callee = Call->getDirectCallee();
-        for (unsigned I = 0, N = Call->getNumArgs(); I != N && !Found; ++I) {
+        // An operator that is a method takes its object as argument 0.
+        unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
+                                 isa_and_nonnull<CXXMethodDecl>(Callee) &&
+                                 !cast<CXXMethodDecl>(Callee)->isStatic()
+                             ? 1
+                             : 0;
+        for (unsigned I = Shift, N = Call->getNumArgs(); I != N && !Found;
+             ++I) {
+          unsigned Param = I - Shift;
           bool ByReference =
-              !Callee || I >= Callee->getNumParams() ||
-              isMutableReference(Callee->getParamDecl(I)->getType());
+              !Callee || Param >= Callee->getNumParams() ||
+              isMutableReference(Callee->getParamDecl(Param)->getType());
           const auto *Ref =
               dyn_cast<DeclRefExpr>(Call->getArg(I)->IgnoreParenImpCasts());
           Found = ByReference && Ref && Ref->getDecl() == Count &&

@@ -11,6 +11,7 @@
 
 #include <torch/torch.h>
 #include <torch/script.h>
+#include <iostream>
 #include <vector>
 
 torch::Tensor keepFirst(const torch::Tensor &pred, int64_t n) {
@@ -38,6 +39,7 @@ torch::Tensor perScale(const std::vector<torch::Tensor> preds) {
   std::vector<torch::Tensor> boxes;
   for (size_t i = 0; i < scales; i++) {
     torch::Tensor pred = preds.at(i);
+    std::cout << "scale " << i << " of " << scales << "\n";
     boxes.push_back(pred.index_select(0, torch::arange(2)) * torch::randn({2}, torch::requires_grad()));
   }
   torch::Tensor joined = boxes.at(0);
