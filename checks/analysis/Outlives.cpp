@@ -10,6 +10,7 @@
 #include "checks/analysis/LoopScope.h"
 #include "checks/analysis/ModuleMode.h"
 #include "checks/analysis/SummaryData.h"
+#include "checks/analysis/StepWindow.h"
 #include "checks/analysis/TensorSources.h"
 #include "checks/analysis/TorchTypes.h"
 #include "checks/analysis/Walk.h"
@@ -1067,58 +1068,6 @@ bool iteratesOverModel(const Stmt *Loop) {
   return false;
 }
 
-/// Whether \p S changes the number \p Count: assigns it (`n = m`, `n += 1`),
-/// steps it (`++n`), takes its address or binds it to a non-const
-/// reference.
-static bool changesCount(const Stmt *S, const VarDecl *Count) {
-  class Changes : public StmtWalk {
-  public:
-    explicit Changes(const VarDecl *Count) : Count(Count) {}
-    bool Found = false;
-    bool visit(Stmt *S) override {
-      const Expr *Target = nullptr;
-      if (const auto *Unary = dyn_cast<UnaryOperator>(S);
-          Unary && (Unary->isIncrementDecrementOp() ||
-                    Unary->getOpcode() == UO_AddrOf))
-        Target = Unary->getSubExpr();
-      else if (const auto *Binary = dyn_cast<BinaryOperator>(S);
-               Binary && Binary->isAssignmentOp())
-        Target = Binary->getLHS();
-      else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-        const FunctionDecl *Callee = Call->getDirectCallee();
-        // An operator that is a method takes its object as argument 0.
-        unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
-                                 isa_and_nonnull<CXXMethodDecl>(Callee) &&
-                                 !cast<CXXMethodDecl>(Callee)->isStatic()
-                             ? 1
-                             : 0;
-        for (unsigned I = Shift, N = Call->getNumArgs(); I != N && !Found;
-             ++I) {
-          unsigned Param = I - Shift;
-          bool ByReference =
-              !Callee || Param >= Callee->getNumParams() ||
-              isMutableReference(Callee->getParamDecl(Param)->getType());
-          const auto *Ref =
-              dyn_cast<DeclRefExpr>(Call->getArg(I)->IgnoreParenImpCasts());
-          Found = ByReference && Ref && Ref->getDecl() == Count &&
-                  !Call->getArg(I)->getType().isConstQualified() &&
-                  Call->getArg(I)->isLValue();
-        }
-        return !Found;
-      }
-      const auto *Ref =
-          Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
-      Found = Ref && Ref->getDecl() == Count;
-      return !Found;
-    }
-
-  private:
-    const VarDecl *Count;
-  } Find(Count);
-  Find.walk(S);
-  return Find.Found;
-}
-
 /// The tensor whose size bounds \p E: `t.size(0)`, `t.sizes()[0]`,
 /// `t.numel()`, `t.size(0) - 1`, through casts; or the container of tensors
 /// (`preds.size()` of a `std::vector<torch::Tensor>`, the outputs of one
@@ -1133,7 +1082,7 @@ static const VarDecl *sizedTensor(const Expr *E, const Stmt *Loop) {
       const auto *Count = dyn_cast<VarDecl>(Ref->getDecl());
       if (!Count || !Count->hasLocalStorage() || isa<ParmVarDecl>(Count) ||
           !Count->getInit() || !Count->getType()->isIntegerType() ||
-          changesCount(Loop, Count))
+          writesVariable(Loop, Count, /*ThroughReferences=*/true))
         return nullptr;
       E = Count->getInit();
       ThroughCount = true;

@@ -48,18 +48,23 @@ static std::optional<double> constantOf(const Expr *E, const ASTContext &Ctx) {
 }
 
 namespace {
-/// Whether a function body writes a variable after its declaration.
+/// Whether a piece of code writes a variable: assigns it (also through an
+/// assignment operator), steps it, takes its address; with
+/// ThroughReferences, also hands it to a call as a non-const reference.
 class WritesOf : public StmtWalk {
 public:
-  explicit WritesOf(const ValueDecl *Var) : Var(Var) {}
+  WritesOf(const ValueDecl *Var, bool ThroughReferences)
+      : Var(Var), ThroughReferences(ThroughReferences) {}
   bool Found = false;
   bool visit(Stmt *S) override {
     if (auto *Op = dyn_cast<BinaryOperator>(S))
       return visitBinaryOperator(Op);
     if (auto *Op = dyn_cast<UnaryOperator>(S))
       return visitUnaryOperator(Op);
-    if (auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
-      return visitOperatorCall(Op);
+    if (auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && visitOperatorCall(Op))
+      return !Found;
+    if (auto *Call = dyn_cast<CallExpr>(S); Call && ThroughReferences)
+      return visitCall(Call);
     return true;
   }
 
@@ -73,15 +78,45 @@ private:
              names(Op->getSubExpr());
     return !Found;
   }
+  /// Whether the operator call assigns: then it is judged here alone.
   bool visitOperatorCall(CXXOperatorCallExpr *Op) {
-    Found |= Op->isAssignmentOp() && Op->getNumArgs() == 2 && names(Op->getArg(0));
+    if (!Op->isAssignmentOp())
+      return false;
+    Found |= Op->getNumArgs() == 2 && names(Op->getArg(0));
+    return true;
+  }
+  bool visitCall(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    // An operator that is a method takes its object as argument 0.
+    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
+                             isa_and_nonnull<CXXMethodDecl>(Callee) &&
+                             !cast<CXXMethodDecl>(Callee)->isStatic()
+                         ? 1
+                         : 0;
+    for (unsigned I = Shift, N = Call->getNumArgs(); I != N && !Found; ++I) {
+      unsigned Param = I - Shift;
+      bool ByReference =
+          !Callee || Param >= Callee->getNumParams() ||
+          isMutableReference(Callee->getParamDecl(Param)->getType());
+      const Expr *Arg = Call->getArg(I);
+      Found = ByReference && names(Arg) && !Arg->getType().isConstQualified() &&
+              Arg->isLValue();
+    }
     return !Found;
   }
 
   bool names(const Expr *E) const { return referencedDecl(E) == Var; }
   const ValueDecl *Var;
+  bool ThroughReferences;
 };
 } // namespace
+
+bool writesVariable(const Stmt *S, const ValueDecl *Var,
+                    bool ThroughReferences) {
+  WritesOf Writes(Var, ThroughReferences);
+  Writes.walk(S);
+  return Writes.Found;
+}
 
 /// The value a local stands for where it is read: its initializer, when it
 /// is const or never written again in its function.
@@ -95,9 +130,7 @@ static const Expr *fixedValueOf(const Expr *E) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
   if (!Var->isLocalVarDecl() || !FD || !FD->hasBody())
     return nullptr;
-  WritesOf Writes(Var);
-  Writes.walk(FD->getBody());
-  return Writes.Found ? nullptr : Var->getInit();
+  return writesVariable(FD->getBody(), Var) ? nullptr : Var->getInit();
 }
 
 /// Whether \p Param, a parameter of a constructor, and \p Member, a member
@@ -128,9 +161,7 @@ static bool setFromParameter(const Expr *Param, const Expr *Member) {
     const FunctionDecl *Def = Method->getDefinition();
     if (!Def || !Def->hasBody() || isa<CXXConstructorDecl>(Def))
       continue;
-    WritesOf Writes(Field);
-    Writes.walk(Def->getBody());
-    if (Writes.Found)
+    if (writesVariable(Def->getBody(), Field))
       return false;
   }
   return true;

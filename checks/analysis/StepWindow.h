@@ -63,6 +63,12 @@ bool scaledBy(const clang::CallExpr *Backward, const clang::Expr *N,
 bool learningRateScaledBy(const clang::CallExpr *Step, const clang::Expr *N,
                           clang::ASTContext &Ctx);
 
+/// Whether \p S writes the variable \p Var: assigns it (also through an
+/// assignment operator), steps it (`++n`), or takes its address; with
+/// \p ThroughReferences, also hands it to a call as a non-const reference.
+bool writesVariable(const clang::Stmt *S, const clang::ValueDecl *Var,
+                    bool ThroughReferences = false);
+
 } // namespace torch_tidy::analysis
 
 #endif
