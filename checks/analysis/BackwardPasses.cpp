@@ -23,6 +23,12 @@ bool isOptimizerStep(const CallExpr *Call) {
          derivesFrom(MD->getParent(), "torch::optim::Optimizer");
 }
 
+/// Whether a call computes gradients or steps an optimizer: the calls that
+/// train.
+static bool trainsAt(const CallExpr *Call) {
+  return isBackwardFunction(Call->getDirectCallee()) || isOptimizerStep(Call);
+}
+
 namespace {
 class BackwardFinder : public StmtWalk {
 public:
@@ -72,16 +78,19 @@ public:
   TrainingFinder() : StmtWalk(Options{/*TemplateInstantiations=*/true}) {}
   const Stmt *First = nullptr;
   bool visit(Stmt *S) override {
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      if (isBackwardFunction(Call->getDirectCallee()) || isOptimizerStep(Call))
-        First = Call;
-    } else if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(S)) {
-      if (namesTraining(Member->getMember()))
-        First = Member;
-    } else if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(S)) {
-      if (namesTraining(Member->getMemberName()))
-        First = Member;
-    }
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return true;
+    // In a template, a call of a dependent member named so (`opt.step()`,
+    // `loss.backward()`); a member read is no call (`d.step`, the row
+    // stride of an image).
+    const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+    if (trainsAt(Call))
+      First = Call;
+    else if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+      First = namesTraining(Member->getMember()) ? Member : nullptr;
+    else if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
+      First = namesTraining(Member->getMemberName()) ? Member : nullptr;
     return First == nullptr;
   }
 
