@@ -859,9 +859,10 @@ private:
     const auto *Field = dyn_cast<FieldDecl>(D);
     const FunctionSummaries *Summaries =
         History ? History->options().Summaries.get() : nullptr;
-    if (!Field || !Summaries || !Summaries->memberRead(Field))
+    if (!Field || !Summaries)
       return false;
-    MemberReadUse Use = memberReadUse(Field, Ctx, Callers, *History);
+    MemberReadUse Use = memberReadUse(Field, Ctx, Callers, *History,
+                                      /*OnlySummarised=*/true);
     if (!Use.Summarised || Use.Differentiated)
       return false;
     if (ReadAt.empty())
@@ -1015,10 +1016,12 @@ bool memberReadMayBeDifferentiated(llvm::ArrayRef<const MemberExpr *> Reads,
 
 MemberReadUse memberReadUse(const FieldDecl *Field, ASTContext &Ctx,
                             const CallSites &Callers,
-                            HistoryAnalysis &History) {
+                            HistoryAnalysis &History, bool OnlySummarised) {
   MemberReadUse Use;
   if (const FunctionSummaries *Summaries = History.options().Summaries.get())
     Use.Summarised = Summaries->memberRead(Field);
+  if (OnlySummarised && !Use.Summarised)
+    return Use;
   if (Use.Summarised && Use.Summarised->Differentiated) {
     Use.Differentiated = true;
     return Use;

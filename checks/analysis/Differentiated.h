@@ -83,9 +83,12 @@ struct MemberReadUse {
   /// dropped).
   const UsedSummary *Summarised = nullptr;
 };
+/// With \p OnlySummarised, a member the summaries describe no read of is
+/// answered at once (Summarised null), without reading the unit.
 MemberReadUse memberReadUse(const clang::FieldDecl *Field,
                             clang::ASTContext &Ctx, const CallSites &Callers,
-                            HistoryAnalysis &History);
+                            HistoryAnalysis &History,
+                            bool OnlySummarised = false);
 
 /// Whether \p Def, whose body is in the unit, may differentiate what its
 /// parameter \p Param is handed: a backward pass walks it or what is
