@@ -789,6 +789,75 @@ const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// Whether nothing reads what \p Forward computes: its statement drops the
+/// value (`model->forward(x);`), or stores it in a local variable of
+/// \p Body that is only ever assigned to afterwards (`output =
+/// model->forward(image);` whose loss line is commented out). Such a
+/// forward evaluates nothing.
+static bool resultReadNowhere(const Expr *Forward, const Stmt *Statement,
+                              const Stmt *Body) {
+  const VarDecl *Var = nullptr;
+  Forward = analysis::stripWrappers(Forward);
+  if (const auto *E = dyn_cast_or_null<Expr>(Statement)) {
+    E = analysis::stripWrappers(E);
+    if (E == Forward)
+      return true;
+    const Expr *Target = nullptr, *Value = nullptr;
+    if (const auto *Op = dyn_cast<BinaryOperator>(E);
+        Op && Op->getOpcode() == BO_Assign) {
+      Target = Op->getLHS();
+      Value = Op->getRHS();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+               Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+      Target = Op->getArg(0);
+      Value = Op->getArg(1);
+    }
+    if (!Value || analysis::stripWrappers(Value) != Forward)
+      return false;
+    if (const auto *Ref =
+            dyn_cast<DeclRefExpr>(analysis::stripWrappers(Target)))
+      Var = dyn_cast<VarDecl>(Ref->getDecl());
+  } else if (const auto *DS = dyn_cast_or_null<DeclStmt>(Statement);
+             DS && DS->isSingleDecl()) {
+    Var = dyn_cast<VarDecl>(DS->getSingleDecl());
+    if (!Var || !Var->getInit() ||
+        analysis::stripWrappers(Var->getInit()) != Forward)
+      return false;
+  }
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      Var->getType()->isReferenceType())
+    return false;
+  // Every mention of the variable is the target of an assignment.
+  class Mentions : public analysis::StmtWalk {
+  public:
+    explicit Mentions(const VarDecl *Var) : Var(Var) {}
+    bool Read = false;
+    bool visit(Stmt *S) override {
+      const Expr *Target = nullptr;
+      if (const auto *Op = dyn_cast<BinaryOperator>(S);
+          Op && Op->getOpcode() == BO_Assign)
+        Target = Op->getLHS();
+      else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+               Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+        Target = Op->getArg(0);
+      if (Target)
+        if (const auto *Ref =
+                dyn_cast<DeclRefExpr>(analysis::stripWrappers(Target)))
+          Assigned.insert(Ref);
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(S);
+          Ref && Ref->getDecl() == Var && !Assigned.count(Ref))
+        Read = true;
+      return !Read;
+    }
+
+  private:
+    const VarDecl *Var;
+    llvm::SmallPtrSet<const DeclRefExpr *, 4> Assigned;
+  } Found(Var);
+  Found.walk(Body);
+  return !Found.Read;
+}
+
 /// For \p Forward, in no loop of \p Function: the last statement before it
 /// that trains (a backward pass or an optimizer step, here or in a function
 /// of the unit it calls; a switch back to training), when nothing after it
@@ -1233,7 +1302,10 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
         Beside = analysis::innermostLoop(Forward, Ctx)
                      ? statementOf(Forward, Ctx)
                      : nullptr;
-        if (Beside && trains(Beside, Ctx))
+        // A forward in a training step whose result nothing reads is
+        // training code left unfinished, not evaluation.
+        if (Beside && (trains(Beside, Ctx) ||
+                       resultReadNowhere(Forward, Beside, Body)))
           Beside = nullptr;
       }
       Scope = Block ? static_cast<const Stmt *>(Block) : Beside;
@@ -1284,17 +1356,29 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
     }
   if (!ByContext && !C.ByUse && !C.HeldThrough && !C.TrainedBefore)
     return;
-  // A warm-up in a constructor: one forward, outside any loop, on input the
-  // constructor makes up, whose result nothing keeps past it. Its graph
-  // dies when the constructor returns, and it runs once per object.
-  if (isa<CXXConstructorDecl>(Function) && !C.HeldThrough &&
-      !analysis::innermostLoop(Forward, Ctx) &&
-      !runsOnData(Forward, Function, Facts.callers(Ctx), Ctx) && discarded() &&
-      llvm::none_of(Holders, [](const ValueDecl *D) {
-        const auto *Var = dyn_cast<VarDecl>(D);
-        return !Var || !Var->hasLocalStorage();
-      }))
-    return;
+  // A warm-up in a constructor, or a demo or smoke test that the program
+  // runs once (`main`, or a function that `main` calls once outside any
+  // loop, as the calls in view say: runsOnceFromMain): one forward, outside
+  // any loop, on input made up there, whose result nothing keeps past the
+  // function. Its graph dies when the function returns, and it runs once
+  // per object or per run. A demo's output held through a loop that runs
+  // the model again and again after it is not let go.
+  if (!C.HeldThrough && !analysis::innermostLoop(Forward, Ctx)) {
+    bool OncePerObject = isa<CXXConstructorDecl>(Function);
+    if ((OncePerObject ||
+         runsOnceFromMain(Function, Facts.callers(Ctx), Names, Ctx)) &&
+        !runsOnData(Forward, Function, Facts.callers(Ctx), Ctx) &&
+        discarded() && llvm::none_of(Holders, [](const ValueDecl *D) {
+          const auto *Var = dyn_cast<VarDecl>(D);
+          return !Var || !Var->hasLocalStorage();
+        })) {
+      const VarDecl *Holder = nullptr;
+      bool Training = false;
+      if (OncePerObject ||
+          !heldThrough(Holders, Holder, Training, Ctx, Names))
+        return;
+    }
+  }
   // A unit test that runs the model once keeps nothing past the test; so
   // does a hand-written test function, unless it puts the model in
   // evaluation mode to run inference.

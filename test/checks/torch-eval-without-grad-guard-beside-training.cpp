@@ -181,3 +181,50 @@ void train_language_model(BigramModel &model, torch::optim::AdamW &opt,
     opt.step();
   }
 }
+
+// A training step whose forward result nothing reads (its loss line is
+// commented out; the losses come from elsewhere): training code left
+// unfinished, not evaluation. Its graph lives until the next assignment.
+void train_unfinished(torch::nn::Linear &model, torch::optim::SGD &opt,
+                      const std::vector<torch::Tensor> &xs,
+                      torch::Tensor &loss_a, torch::Tensor &loss_b) {
+  torch::Tensor output;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    output = model(xs[i]);
+    // auto loss = criterion(output, ys[i]);
+    auto loss = loss_a + loss_b;
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+  }
+}
+
+// The same step with the forward's value dropped by its own statement.
+void train_dropped(torch::nn::Linear &model, torch::optim::SGD &opt,
+                   const std::vector<torch::Tensor> &xs, torch::Tensor &w) {
+  for (size_t i = 0; i < xs.size(); ++i) {
+    model(xs[i]);
+    auto loss = w.pow(2).sum();
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+  }
+}
+
+// ---- Flagged again: the output is read after all ---------------------------
+
+void train_and_print(torch::nn::Linear &model, torch::optim::SGD &opt,
+                    const std::vector<torch::Tensor> &xs, torch::Tensor &w) {
+  torch::Tensor output;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    output = model(xs[i]);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model runs forward in evaluation code
+    // CHECK-MESSAGES: :[[@LINE-2]]:14: note: its result is only read as numbers or detached and dropped in 'train_and_print'
+    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: no fix: a guard in this block would also cover the training beside it; run the forward under a guard in a block of its own
+    auto loss = w.pow(2).sum();
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+    std::printf("%f\n", output.mean().item<double>());
+  }
+}

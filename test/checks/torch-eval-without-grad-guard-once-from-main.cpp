@@ -42,10 +42,39 @@ void probe(Detector &net, const torch::Tensor &shape) {
   std::printf("%d\n", static_cast<int>(y.size(1)));
 }
 
+// Smoke tests, evaluation code by their names, that main calls once each on
+// input they make up and whose output they only print: what they record
+// dies with them, however they are named.
+void test_detector(Detector &net) {
+  torch::Tensor x = torch::randn({2, 4});
+  torch::Tensor y = net->forward(x);
+  std::printf("%d\n", static_cast<int>(y.size(0)));
+}
+void test_detector_in_eval_mode(Detector &net) {
+  net->eval();
+  auto y = net->forward(torch::ones({1, 4}));
+  std::printf("%f\n", y.sum().item<float>());
+}
+
+// The same smoke test, run by main in a loop: it runs again and again, and
+// what it does with the output says it evaluates.
+void test_repeated(Detector &net) {
+  torch::Tensor y = net->forward(torch::randn({2, 4}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the model runs forward in evaluation code
+  // CHECK-MESSAGES: :[[@LINE-2]]:21: note: its result is only read as numbers or detached and dropped in 'test_repeated'
+  // CHECK-FIXES: void test_repeated(Detector &net) {
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
+  std::printf("%d\n", static_cast<int>(y.size(0)));
+}
+
 int main(int argc, char **argv) {
   Detector net;
   torch::Tensor image = load_image(argv[1]);
   float best = score(net, image);
   probe(net, torch::zeros({1, 4}));
+  test_detector(net);
+  for (int i = 0; i < 3; ++i)
+    test_repeated(net);
+  test_detector_in_eval_mode(net);
   return static_cast<int>(best);
 }
