@@ -403,8 +403,11 @@ public:
     if (!Def || !Def->hasBody())
       // Its body is in another unit: what its summary says, where there
       // is one. A summary says whether it may, counting what its own
-      // opaque calls may do, which is no evidence that it does.
-      return opaqueMay() && differentiatedElsewhere(Callee, Index);
+      // opaque calls may do, which is no evidence that it does; and
+      // whether the code in view there does (a backward pass of its own
+      // walks it), which is.
+      return opaqueMay() ? differentiatedElsewhere(Callee, Index)
+                         : differentiatedInViewElsewhere(Callee, Index);
     // Its body is in the unit: does it differentiate the parameter?
     if (Index >= Def->getNumParams())
       return true;
@@ -447,6 +450,18 @@ private:
     if (!Summaries || !bodyIsElsewhere(Callee, Ctx.getSourceManager()))
       return true;
     return Summaries->differentiatesParameter(Callee, Index).value_or(true);
+  }
+
+  /// Whether a function whose body is in another unit differentiates what
+  /// its parameter \p Index is handed in the code in view there, as the
+  /// summaries say: no when they do not say.
+  bool differentiatedInViewElsewhere(const FunctionDecl *Callee,
+                                     unsigned Index) const {
+    const FunctionSummaries *Summaries =
+        History ? History->options().Summaries.get() : nullptr;
+    return Summaries && bodyIsElsewhere(Callee, Ctx.getSourceManager()) &&
+           Summaries->differentiatesParameterInView(Callee, Index)
+               .value_or(false);
   }
 
   bool paramDifferentiated(const FunctionDecl *Def, const ParmVarDecl *Param,
@@ -1045,10 +1060,11 @@ MemberReadUse memberReadUse(const FieldDecl *Field, ASTContext &Ctx,
 bool parameterMayBeDifferentiated(const FunctionDecl *Def,
                                   const ParmVarDecl *Param, ASTContext &Ctx,
                                   const CallSites &Callers,
-                                  HistoryAnalysis *History) {
+                                  HistoryAnalysis *History,
+                                  bool OpaqueCallsMay) {
   if (!Def || !Def->hasBody())
-    return true;
-  return Question(Ctx, Callers, /*OpaqueCallsMay=*/true, History)
+    return OpaqueCallsMay;
+  return Question(Ctx, Callers, OpaqueCallsMay, History)
       .parameter(Def, Param);
 }
 

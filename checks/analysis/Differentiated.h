@@ -96,12 +96,15 @@ MemberReadUse memberReadUse(const clang::FieldDecl *Field,
 /// it, or it is handed on to a function that may (one whose body is in
 /// another unit may, unless the function summaries say otherwise). What
 /// the function summaries record for each parameter of the unit's
-/// functions.
+/// functions. Without \p OpaqueCallsMay, code out of view counts for
+/// nothing: only what the code in view does (what the summaries record as
+/// differentiated in view).
 bool parameterMayBeDifferentiated(const clang::FunctionDecl *Def,
                                   const clang::ParmVarDecl *Param,
                                   clang::ASTContext &Ctx,
                                   const CallSites &Callers,
-                                  HistoryAnalysis *History = nullptr);
+                                  HistoryAnalysis *History = nullptr,
+                                  bool OpaqueCallsMay = true);
 
 /// Whether \p E's history is thrown away: the value, and what is computed
 /// from it, stay in variables of its function's own frame (or in a private

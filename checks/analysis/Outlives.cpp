@@ -608,13 +608,18 @@ bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx,
   const CallSites *Callers = History.callers();
   if (!Callers)
     return false;
+  // Handed on, itself or a value computed from it (`loss = value_loss +
+  // policy_loss; optimiser_.step(loss);`), to a function that may
+  // differentiate it: the user's optimiser wrapper, whose backward pass is
+  // in its own body.
   class HandOffs : public StmtWalk {
   public:
     explicit HandOffs(const ValueDecl *Target) : Target(Target) {}
     bool visit(Stmt *S) override {
       if (const auto *Call = dyn_cast<CallExpr>(S))
         for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I)
-          if (referencedDecl(Call->getArg(I)) == Target)
+          if (referencedDecl(Call->getArg(I)) == Target ||
+              isTensorType(Call->getArg(I)->getType()))
             Found.push_back({Call, I});
       return true;
     }
@@ -622,8 +627,13 @@ bool consumedAfterLoop(const Lifetime &L, ASTContext &Ctx,
     llvm::SmallVector<std::pair<const CallExpr *, unsigned>, 4> Found;
   } Calls(L.Target);
   Calls.walk(Body);
+  auto HandsOn = [&](const CallExpr *Call, unsigned Arg) {
+    const Expr *Value = Call->getArg(Arg);
+    return referencedDecl(Value) == L.Target ||
+           Sources.historySourcesOf(Value, Ctx).contains(L.Target);
+  };
   for (auto [Call, Arg] : Calls.Found)
-    if (After(Call) &&
+    if (After(Call) && HandsOn(Call, Arg) &&
         argumentMayBeDifferentiated(Call, Arg, Ctx, *Callers,
                                     /*OpaqueCallsMay=*/false, &History) &&
         Afresh())

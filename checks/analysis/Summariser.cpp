@@ -315,12 +315,18 @@ FunctionSummaries summariseUnit(ASTContext &Ctx, HistoryOptions Options) {
   if (!Finder.WithTensorParameters.empty()) {
     HistoryAnalysis History(Ctx, &Sites, Options);
     for (const FunctionDecl *FD : Finder.WithTensorParameters) {
-      std::set<unsigned> May;
+      // Those it may, and of them those the code in view does (evidence
+      // for a caller that counts nothing out of view).
+      std::set<unsigned> May, InView;
       for (const ParmVarDecl *Param : FD->parameters())
         if (holdsTensorsOrFields(Param->getType().getNonReferenceType()) &&
-            parameterMayBeDifferentiated(FD, Param, Ctx, Sites, &History))
+            parameterMayBeDifferentiated(FD, Param, Ctx, Sites, &History)) {
           May.insert(Param->getFunctionScopeIndex());
-      Out.addParameters(FunctionSummaries::keyOf(FD), May);
+          if (parameterMayBeDifferentiated(FD, Param, Ctx, Sites, &History,
+                                           /*OpaqueCallsMay=*/false))
+            InView.insert(Param->getFunctionScopeIndex());
+        }
+      Out.addParameters(FunctionSummaries::keyOf(FD), May, &InView);
     }
   }
   // Which of them run a backward pass of their own (a model's forward that

@@ -280,9 +280,25 @@ FunctionSummaries::differentiatesParameter(const FunctionDecl *FD,
   return It->second.count(Index) != 0;
 }
 
+std::optional<bool>
+FunctionSummaries::differentiatesParameterInView(const FunctionDecl *FD,
+                                                 unsigned Index) const {
+  if (!FD)
+    return std::nullopt;
+  std::string Key = keyOf(FD);
+  record(ParametersQuery, Key);
+  auto It = ParametersInView.find(Key);
+  if (It == ParametersInView.end())
+    return std::nullopt;
+  return It->second.count(Index) != 0;
+}
+
 void FunctionSummaries::addParameters(const std::string &Key,
-                                      const std::set<unsigned> &May) {
+                                      const std::set<unsigned> &May,
+                                      const std::set<unsigned> *InView) {
   Parameters[Key].insert(May.begin(), May.end());
+  if (InView)
+    ParametersInView[Key].insert(InView->begin(), InView->end());
 }
 
 /// The place \p Witnesses records for \p FD, asked as \p Query.
@@ -362,8 +378,12 @@ void FunctionSummaries::merge(const FunctionSummaries &Other) {
     addUsed(Key, U.Differentiated, U.At, U.Dropped);
   for (const auto &[Key, C] : Other.Called)
     addCalled(Key, C.GradMode, C.At);
-  for (const auto &[Key, May] : Other.Parameters)
-    addParameters(Key, May);
+  for (const auto &[Key, May] : Other.Parameters) {
+    auto InView = Other.ParametersInView.find(Key);
+    addParameters(Key, May,
+                  InView == Other.ParametersInView.end() ? nullptr
+                                                         : &InView->second);
+  }
   for (const auto &[Key, At] : Other.Backward)
     addBackward(Key, At);
   for (const auto &[Key, At] : Other.OwnDifferentiated)
@@ -445,6 +465,12 @@ std::string FunctionSummaries::answerTo(llvm::StringRef Query) const {
     std::string Text = "may:";
     for (unsigned Index : It->second)
       Text += std::to_string(Index) + ",";
+    if (auto InView = ParametersInView.find(Query.str());
+        InView != ParametersInView.end()) {
+      Text += ";in view:";
+      for (unsigned Index : InView->second)
+        Text += std::to_string(Index) + ",";
+    }
     return Text;
   }
   if (Query.consume_front(BackwardQuery)) {
@@ -503,6 +529,25 @@ static llvm::json::Array wordsOf(Carries C) {
   if (C.mayBeUnknown())
     Words.push_back("unknown");
   return Words;
+}
+
+/// The parameter indices \p V lists, into \p Out; \p Present says whether
+/// there was a list. False when it is malformed.
+static bool indicesOf(const llvm::json::Value *V, std::set<unsigned> &Out,
+                      bool &Present) {
+  Present = V != nullptr;
+  if (!V)
+    return true;
+  const llvm::json::Array *List = V->getAsArray();
+  if (!List)
+    return false;
+  for (const llvm::json::Value &IV : *List) {
+    std::optional<int64_t> Index = IV.getAsInteger();
+    if (!Index || *Index < 0 || *Index > 1024)
+      return false;
+    Out.insert(static_cast<unsigned>(*Index));
+  }
+  return true;
 }
 
 static bool carriesOf(const llvm::json::Value *V, Carries &Out) {
@@ -576,6 +621,12 @@ llvm::json::Value FunctionSummaries::toJSON() const {
       for (unsigned Index : It->second)
         May.push_back(Index);
       Entry["differentiates"] = std::move(May);
+    }
+    if (auto It = ParametersInView.find(Key); It != ParametersInView.end()) {
+      llvm::json::Array InView;
+      for (unsigned Index : It->second)
+        InView.push_back(Index);
+      Entry["differentiates_in_view"] = std::move(InView);
     }
     if (auto It = Backward.find(Key); It != Backward.end())
       Entry["runs_backward"] = llvm::json::Object{{"at", It->second}};
@@ -713,24 +764,18 @@ bool FunctionSummaries::fromJSON(const llvm::json::Value &V,
       }
       Out.addCalled(Key->str(), *Parsed, *At);
     }
-    // Optional: files written before parameters were summarised have none.
-    if (const llvm::json::Value *DV = F->get("differentiates")) {
-      const llvm::json::Array *May = DV->getAsArray();
-      std::set<unsigned> Indices;
-      bool Valid = May != nullptr;
-      if (May)
-        for (const llvm::json::Value &IV : *May) {
-          std::optional<int64_t> Index = IV.getAsInteger();
-          Valid &= Index && *Index >= 0 && *Index <= 1024;
-          if (Valid)
-            Indices.insert(static_cast<unsigned>(*Index));
-        }
-      if (!Valid) {
-        Error = "a malformed parameter use summary of '" + Key->str() + "'";
-        return false;
-      }
-      Out.addParameters(Key->str(), Indices);
+    // Optional: files written before parameters were summarised have none,
+    // and those written before what the code in view does was recorded
+    // have no "differentiates_in_view".
+    std::set<unsigned> May, InView;
+    bool HasMay = false, HasInView = false;
+    if (!indicesOf(F->get("differentiates"), May, HasMay) ||
+        !indicesOf(F->get("differentiates_in_view"), InView, HasInView)) {
+      Error = "a malformed parameter use summary of '" + Key->str() + "'";
+      return false;
     }
+    if (HasMay)
+      Out.addParameters(Key->str(), May, HasInView ? &InView : nullptr);
     // Optional: files written before backward passes were summarised have
     // none.
     if (const llvm::json::Value *BV = F->get("runs_backward")) {

@@ -114,6 +114,14 @@ public:
   /// none when no unit summarised its parameters.
   std::optional<bool> differentiatesParameter(const clang::FunctionDecl *FD,
                                               unsigned Index) const;
+  /// Whether \p FD, whose body is in another unit, differentiates what its
+  /// parameter \p Index is handed in the code in view there (a backward
+  /// pass of its own walks it, or a function of that unit it hands it
+  /// to), counting nothing out of view; none when no unit summarised its
+  /// parameters, or the file was written before this was recorded.
+  std::optional<bool>
+  differentiatesParameterInView(const clang::FunctionDecl *FD,
+                                unsigned Index) const;
   /// Where \p FD, whose body is in another unit, runs a backward pass of
   /// its own (in its body or in a function it calls), as
   /// `file:line:column`; null when no unit says it does.
@@ -195,8 +203,10 @@ public:
 
   /// Records that the function \p Key, defined in the unit, may
   /// differentiate what its parameters \p May are handed, and not what
-  /// its other parameters are.
-  void addParameters(const std::string &Key, const std::set<unsigned> &May);
+  /// its other parameters are; and that the code in view does for those
+  /// of \p InView (none known when null).
+  void addParameters(const std::string &Key, const std::set<unsigned> &May,
+                     const std::set<unsigned> *InView);
 
   /// Records that a call at \p At of the function \p Key runs it in grad
   /// mode \p Mode.
@@ -268,6 +278,9 @@ private:
   /// Per function summarised for its parameters: those it may
   /// differentiate.
   std::map<std::string, std::set<unsigned>> Parameters;
+  /// Per function summarised for its parameters: those the code in view
+  /// differentiates (a subset of Parameters').
+  std::map<std::string, std::set<unsigned>> ParametersInView;
   /// Per function that runs a backward pass of its own: where.
   std::map<std::string, std::string> Backward;
   /// Per function a call in its own unit differentiates the result of:
