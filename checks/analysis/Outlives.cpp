@@ -1135,10 +1135,46 @@ static const VarDecl *sizedTensor(const Expr *E, const Stmt *Loop) {
   return nullptr;
 }
 
+/// Whether every write of \p Container in \p For's body puts a value into
+/// the slot its counter indexes (`params[i] = other[i].to(device)` in
+/// `for (size_t i = 0; i < params.size(); ++i)`): the loop fills the
+/// container's slots, one value each, and never grows it.
+static bool fillsItsSlots(const VarDecl *Container, const ForStmt *For) {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+  const auto *Counter =
+      Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                                   : nullptr;
+  if (!Counter || !Counter->getType()->isIntegerType())
+    return false;
+  auto Definitions =
+      definitionsIn(Container, For->getBody(), /*InLambdas=*/true);
+  return !Definitions.empty() &&
+         llvm::all_of(Definitions, [&](const Definition &Def) {
+           const Expr *Target = nullptr;
+           if (const auto *Op = dyn_cast<BinaryOperator>(Def.At);
+               Op && Op->getOpcode() == BO_Assign)
+             Target = Op->getLHS();
+           else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Def.At);
+                    Op && Op->getOperator() == OO_Equal &&
+                    Op->getNumArgs() == 2)
+             Target = Op->getArg(0);
+           const auto *Slot = dyn_cast_or_null<CXXOperatorCallExpr>(
+               Target ? stripWrappers(Target) : nullptr);
+           if (!Slot || Slot->getOperator() != OO_Subscript ||
+               Slot->getNumArgs() != 2)
+             return false;
+           const auto *Base = dyn_cast<DeclRefExpr>(stripWrappers(Slot->getArg(0)));
+           const auto *Index = dyn_cast<DeclRefExpr>(stripWrappers(Slot->getArg(1)));
+           return Base && Base->getDecl() == Container && Index &&
+                  Index->getDecl() == Counter;
+         });
+}
+
 /// Whether \p Loop walks the pieces of one tensor made before it, or the
 /// tensors of one container: a counted loop bounded by that tensor's size
 /// (`for (i = 0; i < preds.size(0); ++i)`) or the container's (`i <
 /// scales` with `scales = preds.size()`), which the loop does not write,
+/// (or writes only by filling its slots: fillsItsSlots),
 /// and in which no model runs (no
 /// forward pass, nor a call of a function in view that runs one). What it
 /// stores per iteration comes from that one tensor's graph, one entry per
@@ -1146,20 +1182,38 @@ static const VarDecl *sizedTensor(const Expr *E, const Stmt *Loop) {
 /// tensor, as a loop over a model's parameters is by the model.
 static bool iteratesOverPiecesOfTensor(const Stmt *Loop,
                                        const NameGuesses &Names) {
-  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
-  // `for (;;)` has no condition.
-  const auto *Cond =
-      For && For->getCond()
-          ? dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts())
-          : nullptr;
-  if (!Cond || !Cond->isComparisonOp() || Cond->isEqualityOp())
-    return false;
-  const VarDecl *Tensor = sizedTensor(Cond->getRHS(), For);
-  if (!Tensor)
-    Tensor = sizedTensor(Cond->getLHS(), For);
-  if (!Tensor || takesValuesIn(Tensor, For->getBody()))
-    return false;
-  if (!forwardCallsIn(For->getBody(), Names).empty())
+  const Stmt *Body = nullptr;
+  if (const auto *Range = dyn_cast_or_null<CXXForRangeStmt>(Loop)) {
+    // A range-for over the tensors of one container (`for (auto &state :
+    // previous_output.state)`) that the loop does not write.
+    const Expr *Init = Range->getRangeInit();
+    const ValueDecl *Root = Init ? referencedDecl(Init) : nullptr;
+    if (!Root || isTensorType(Init->getType()) ||
+        !holdsTensors(Init->getType().getNonReferenceType()) ||
+        takesValuesIn(Root, Range->getBody()))
+      return false;
+    Body = Range->getBody();
+  } else {
+    const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+    // `for (;;)` has no condition.
+    const auto *Cond =
+        For && For->getCond()
+            ? dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts())
+            : nullptr;
+    if (!Cond || !Cond->isComparisonOp() || Cond->isEqualityOp())
+      return false;
+    const VarDecl *Tensor = sizedTensor(Cond->getRHS(), For);
+    if (!Tensor)
+      Tensor = sizedTensor(Cond->getLHS(), For);
+    // A container whose slots the loop fills by its counter is no less a
+    // bound: it does not grow.
+    if (!Tensor || (takesValuesIn(Tensor, For->getBody()) &&
+                    (isTensorType(Tensor->getType()) ||
+                     !fillsItsSlots(Tensor, For))))
+      return false;
+    Body = For->getBody();
+  }
+  if (!forwardCallsIn(Body, Names).empty())
     return false;
   // A function of the user's that the loop calls runs no model either.
   class ModelRuns : public StmtWalk {
@@ -1173,13 +1227,19 @@ static bool iteratesOverPiecesOfTensor(const Stmt *Loop,
       if (Def && Def->hasBody() && !isLibraryFunction(Def) &&
           !forwardCallsIn(Def->getBody(), Names).empty())
         Found = true;
+      // One out of view handed a model may run it
+      // (`local_energy(model, x, psi)`).
+      if (Callee && (!Def || !Def->hasBody()) && !isLibraryFunction(Callee))
+        for (const Expr *Arg : Call->arguments())
+          if (isModuleClass(recordOf(Arg->getType(), /*ThroughPointer=*/true)))
+            Found = true;
       return !Found;
     }
 
   private:
     const NameGuesses &Names;
   } Runs(Names);
-  Runs.walk(For->getBody());
+  Runs.walk(Body);
   return !Runs.Found;
 }
 

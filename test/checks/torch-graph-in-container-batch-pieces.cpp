@@ -7,7 +7,9 @@
 // (a detector's outputs, one per scale, counted through a local that holds
 // the container's size). A loop that runs the model on each row, or a list
 // that outlives a loop around the one over the rows, grows; so does one
-// bounded by a count that the loop changes.
+// bounded by a count that the loop changes. A loop over a container's own
+// slots that fills them by its counter, and a range-for over the tensors
+// of one container, are bounded as well.
 
 #include <torch/torch.h>
 #include <torch/script.h>
@@ -100,10 +102,59 @@ std::vector<torch::Tensor> untilEmpty(torch::nn::Linear &model,
   return output;
 }
 
+// Each slot of a container filled in a loop over its own slots: it does not
+// grow (a model's parameters moved to a device, one per slot).
+void copyParameters(torch::nn::Linear &to, torch::nn::Linear &from) {
+  auto params = to->parameters();
+  auto other = from->parameters();
+  auto device = params.front().device();
+  for (size_t i = 0; i < params.size(); ++i) {
+    params[i] = other[i].to(device);
+  }
+}
+
+// The same container written at another slot than the counter's, and
+// pushed to: it grows.
+void copyAndKeep(torch::nn::Linear &to, torch::nn::Linear &from) {
+  auto params = to->parameters();
+  auto other = from->parameters();
+  for (size_t i = 0; i < params.size(); ++i) {
+    params[0] = other[i] * 2;
+    params.push_back(other[i] * 2);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'params' outlives the iteration and each time a tensor that carries autograd history is stored in it
+    // CHECK-FIXES: params.push_back((other[i] * 2).detach());
+  }
+}
+
+// A range-for over the tensors of one container (a recurrent model's state,
+// one tensor per layer), with no model run in it: one entry per tensor.
+void reportStates(const std::vector<torch::Tensor> &state,
+                  const torch::Tensor &action) {
+  std::vector<torch::Tensor> previous;
+  for (const auto &s : state)
+    previous.push_back(torch::cat({s / s.norm(), action}, 1));
+  std::cout << torch::cat(previous, 0).sizes() << "\n";
+}
+
+// One that runs the model on each: every tensor's graph is kept.
+std::vector<torch::Tensor> modelPerState(torch::nn::Linear &model,
+                                         const std::vector<torch::Tensor> &state) {
+  std::vector<torch::Tensor> previous;
+  for (const auto &s : state)
+    previous.push_back(model(s));
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'previous' outlives the iteration and each time a tensor that carries autograd history is stored in it
+  return previous;
+}
+
 int64_t use(torch::jit::script::Module &m, torch::nn::Linear &l,
             const torch::Tensor &x) {
   return static_cast<int64_t>(detect(m, x).size() + perRow(l, x).size() +
                               everyEpoch(l, x, 3).size() +
-                              untilEmpty(l, x, 3).size()) +
+                              untilEmpty(l, x, 3).size() +
+                              modelPerState(l, {x}).size()) +
          perScale({l(x)}).size(0) + untilCovered({l(x)}).size(0);
+}
+
+void report(torch::nn::Linear &l, const torch::Tensor &x) {
+  reportStates({l(x)}, x);
 }
