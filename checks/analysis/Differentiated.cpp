@@ -46,6 +46,10 @@ DeclSet storedInto(const Expr *E, ASTContext &Ctx) {
         Op && Op->isAssignmentOp() && Op->getNumArgs() == 2) {
       if (const ValueDecl *D = referencedDecl(containerOf(Op->getArg(0))))
         Result.insert(D);
+      // A field of a local struct (`output.values = critic_(features)`):
+      // the struct holds it too, and goes where it goes (`return output`).
+      for (const VarDecl *Whole : localStructsWrittenBy(Op->getArg(0)))
+        Result.insert(Whole);
       for (const ValueDecl *D : tiedDecls(Op->getArg(0)))
         Result.insert(D);
       break;

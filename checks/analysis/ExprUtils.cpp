@@ -33,6 +33,26 @@ const Expr *stripWrappers(const Expr *E) {
   return E;
 }
 
+const VarDecl *localStructOf(const Expr *E) {
+  const auto *Member = dyn_cast_or_null<MemberExpr>(stripWrappers(E));
+  if (!Member || !isa<FieldDecl>(Member->getMemberDecl()))
+    return nullptr;
+  for (unsigned Depth = 0; Member && Depth < 8; ++Depth) {
+    if (Member->isArrow())
+      return nullptr;
+    const Expr *Base = stripWrappers(Member->getBase());
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Base)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      return Var && Var->hasLocalStorage() &&
+                     !Var->getType()->isReferenceType()
+                 ? Var
+                 : nullptr;
+    }
+    Member = dyn_cast<MemberExpr>(Base);
+  }
+  return nullptr;
+}
+
 const ValueDecl *referencedDecl(const Expr *E) {
   E = stripWrappers(E);
   if (!E)
@@ -78,6 +98,18 @@ llvm::SmallVector<std::pair<const ValueDecl *, int>, 4>
 tiedElements(const Expr *E) {
   llvm::SmallVector<std::pair<const ValueDecl *, int>, 4> Result;
   collectTied(E, /*Nested=*/false, Result);
+  return Result;
+}
+
+llvm::SmallVector<const VarDecl *, 2> localStructsWrittenBy(const Expr *Target) {
+  llvm::SmallVector<const VarDecl *, 2> Result;
+  if (const VarDecl *Whole = localStructOf(Target))
+    Result.push_back(Whole);
+  if (const CallExpr *Call = tieCall(Target))
+    for (const Expr *Arg : Call->arguments())
+      for (const VarDecl *Whole : localStructsWrittenBy(Arg))
+        if (!llvm::is_contained(Result, Whole))
+          Result.push_back(Whole);
   return Result;
 }
 

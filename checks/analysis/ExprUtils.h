@@ -20,6 +20,17 @@ const clang::Expr *stripWrappers(const clang::Expr *E);
 /// `obj.x`), if it names one.
 const clang::ValueDecl *referencedDecl(const clang::Expr *E);
 
+/// The local variable whose field (or field of a field) \p E is:
+/// `output` of `output.values`, `out.a.b`; null for anything else (a
+/// member of `this`, a field reached through a pointer).
+const clang::VarDecl *localStructOf(const clang::Expr *E);
+
+/// The local structs an assignment to \p Target writes a field of: that of
+/// `out.values`, and those of each element of a `std::tie(out.state,
+/// out.reward)`.
+llvm::SmallVector<const clang::VarDecl *, 2>
+localStructsWrittenBy(const clang::Expr *Target);
+
 /// The variables a `std::tie(a, b)` or `std::forward_as_tuple(a,
 /// std::tie(b, c))` expression binds, if \p E is one.
 llvm::SmallVector<const clang::ValueDecl *, 4> tiedDecls(const clang::Expr *E);

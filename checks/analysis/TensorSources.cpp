@@ -73,6 +73,10 @@ private:
   }
 
   void store(const Expr *LHS, const Expr *RHS) {
+    // out.values = e: the local struct holds e too (what it goes on to,
+    // `return out`, takes e's history).
+    for (const VarDecl *Whole : localStructsWrittenBy(LHS))
+      Stored[Whole].push_back(RHS);
     // v = e, v[k] = e, buf.select(0, i) = e.
     if (const ValueDecl *D = referencedDecl(containerOf(LHS))) {
       Stored[D].push_back(RHS);

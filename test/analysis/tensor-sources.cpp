@@ -74,3 +74,19 @@ void range_for(torch::nn::Linear &model, const std::vector<torch::Tensor> &xs) {
   // CHECK: [[@LINE+1]]:3: sources=out,outs,total,x,xs
   probe_sources(total);
 }
+
+// A local struct whose field is written holds what is written (`out.values
+// = ...; return out;`), also through std::tie of its fields.
+struct Outputs {
+  torch::Tensor values;
+  torch::Tensor action;
+};
+void struct_fields(torch::nn::Linear &model, torch::Tensor x, torch::Tensor y) {
+  Outputs out;
+  auto features = model(x);
+  out.values = features * 2;
+  std::tie(out.action, out.values) = std::make_tuple(y, y);
+  Outputs copy = out;
+  // CHECK: [[@LINE+1]]:3: sources=copy,features,out,values,x,y
+  probe_sources(copy.values);
+}
