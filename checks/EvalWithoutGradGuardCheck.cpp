@@ -920,9 +920,15 @@ const LambdaExpr *lambdaOf(const FunctionDecl *Function, ASTContext &Ctx) {
   if (!MD || !MD->getParent()->isLambda())
     return nullptr;
   // The call operator sits in the lambda's class, which the LambdaExpr holds.
+  // A generic lambda's call operator is a template: \p Function may be an
+  // instantiation of it (`std::visit([&](auto &layer) {...}, v)`).
   const auto *Lambda =
       analysis::nearestAncestor<LambdaExpr>(*MD->getParent(), Ctx, 4);
-  return Lambda && Lambda->getCallOperator() == MD ? Lambda : nullptr;
+  const FunctionDecl *Pattern = MD->getTemplateInstantiationPattern();
+  return Lambda && (Lambda->getCallOperator() == MD ||
+                    (Pattern && Lambda->getCallOperator() == Pattern))
+             ? Lambda
+             : nullptr;
 }
 
 } // namespace
@@ -1190,8 +1196,21 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   if (analysis::isParameterFreeLibraryModule(analysis::moduleRunBy(Forward)))
     return;
   // Inside a module's own forward (or a helper that returns what it
-  // computes), the model's caller decides.
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Function))
+  // computes), the model's caller decides; also in a lambda that it runs
+  // (`std::visit([&](auto &layer) { x = layer(x); }, layers_[l])`, the
+  // body of an `at::parallel_for` that fills its outputs).
+  const FunctionDecl *Owner = Function;
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const auto *Call = dyn_cast<CXXMethodDecl>(Owner);
+    const LambdaExpr *Lambda =
+        Call && Call->getParent()->isLambda() ? lambdaOf(Owner, Ctx) : nullptr;
+    const FunctionDecl *Outer =
+        Lambda ? analysis::enclosingFunction(Lambda, Ctx) : nullptr;
+    if (!Outer)
+      break;
+    Owner = Outer;
+  }
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Owner))
     if (analysis::isModuleClass(MD->getParent()) &&
         (!MD->getIdentifier() ||
          HistoryOpts.names().namesForward(MD->getName()) ||
