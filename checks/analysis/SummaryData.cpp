@@ -267,30 +267,31 @@ const CalledSummary *FunctionSummaries::called(const FunctionDecl *FD,
   return It == Called.end() ? nullptr : &It->second;
 }
 
-std::optional<bool>
-FunctionSummaries::differentiatesParameter(const FunctionDecl *FD,
-                                           unsigned Index) const {
+/// Whether \p Lists holds \p Index for \p FD; none when it has no list
+/// for \p FD.
+static std::optional<bool>
+listsParameter(const std::map<std::string, std::set<unsigned>> &Lists,
+               const FunctionDecl *FD, unsigned Index, const char *Query) {
   if (!FD)
     return std::nullopt;
-  std::string Key = keyOf(FD);
-  record(ParametersQuery, Key);
-  auto It = Parameters.find(Key);
-  if (It == Parameters.end())
+  std::string Key = FunctionSummaries::keyOf(FD);
+  record(Query, Key);
+  auto It = Lists.find(Key);
+  if (It == Lists.end())
     return std::nullopt;
   return It->second.count(Index) != 0;
 }
 
 std::optional<bool>
+FunctionSummaries::differentiatesParameter(const FunctionDecl *FD,
+                                           unsigned Index) const {
+  return listsParameter(Parameters, FD, Index, ParametersQuery);
+}
+
+std::optional<bool>
 FunctionSummaries::differentiatesParameterInView(const FunctionDecl *FD,
                                                  unsigned Index) const {
-  if (!FD)
-    return std::nullopt;
-  std::string Key = keyOf(FD);
-  record(ParametersQuery, Key);
-  auto It = ParametersInView.find(Key);
-  if (It == ParametersInView.end())
-    return std::nullopt;
-  return It->second.count(Index) != 0;
+  return listsParameter(ParametersInView, FD, Index, ParametersQuery);
 }
 
 void FunctionSummaries::addParameters(const std::string &Key,
