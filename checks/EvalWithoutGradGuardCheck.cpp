@@ -1381,11 +1381,14 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // any loop, on input made up there, whose result nothing keeps past the
   // function. Its graph dies when the function returns, and it runs once
   // per object or per run. A demo's output held through a loop that runs
-  // the model again and again after it is not let go.
+  // the model again and again after it is not let go, nor one that puts
+  // the model in evaluation mode to run inference (as a hand-written test
+  // function that does is not, below).
   if (!C.HeldThrough && !analysis::innermostLoop(Forward, Ctx)) {
     bool OncePerObject = isa<CXXConstructorDecl>(Function);
     if ((OncePerObject ||
-         runsOnceFromMain(Function, Facts.callers(Ctx), Names, Ctx)) &&
+         (!C.EvalCall &&
+          runsOnceFromMain(Function, Facts.callers(Ctx), Names, Ctx))) &&
         !runsOnData(Forward, Function, Facts.callers(Ctx), Ctx) &&
         discarded() && llvm::none_of(Holders, [](const ValueDecl *D) {
           const auto *Var = dyn_cast<VarDecl>(D);

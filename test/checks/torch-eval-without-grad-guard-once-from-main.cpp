@@ -50,9 +50,16 @@ void test_detector(Detector &net) {
   torch::Tensor y = net->forward(x);
   std::printf("%d\n", static_cast<int>(y.size(0)));
 }
+
+// One that puts the model in evaluation mode runs inference, as a test
+// function that does is taken to.
 void test_detector_in_eval_mode(Detector &net) {
   net->eval();
   auto y = net->forward(torch::ones({1, 4}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: the model runs forward in evaluation code
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: evaluation mode is set here
+  // CHECK-FIXES: net->eval();
+  // CHECK-FIXES-NEXT: torch::NoGradGuard no_grad;
   std::printf("%f\n", y.sum().item<float>());
 }
 
