@@ -1201,9 +1201,7 @@ void EvalWithoutGradGuardCheck::check(const MatchFinder::MatchResult &Result) {
   // body of an `at::parallel_for` that fills its outputs).
   const FunctionDecl *Owner = Function;
   for (unsigned Depth = 0; Depth < 4; ++Depth) {
-    const auto *Call = dyn_cast<CXXMethodDecl>(Owner);
-    const LambdaExpr *Lambda =
-        Call && Call->getParent()->isLambda() ? lambdaOf(Owner, Ctx) : nullptr;
+    const LambdaExpr *Lambda = lambdaOf(Owner, Ctx);
     const FunctionDecl *Outer =
         Lambda ? analysis::enclosingFunction(Lambda, Ctx) : nullptr;
     if (!Outer)

@@ -1135,16 +1135,23 @@ static const VarDecl *sizedTensor(const Expr *E, const Stmt *Loop) {
   return nullptr;
 }
 
+/// The integer counter a counted loop declares (`i` of `for (size_t i = 0;
+/// ...)`), if it declares one.
+static const VarDecl *loopCounter(const ForStmt *For) {
+  const auto *Init = For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
+  const auto *Counter =
+      Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                                   : nullptr;
+  return Counter && Counter->getType()->isIntegerType() ? Counter : nullptr;
+}
+
 /// Whether every write of \p Container in \p For's body puts a value into
 /// the slot its counter indexes (`params[i] = other[i].to(device)` in
 /// `for (size_t i = 0; i < params.size(); ++i)`): the loop fills the
 /// container's slots, one value each, and never grows it.
 static bool fillsItsSlots(const VarDecl *Container, const ForStmt *For) {
-  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
-  const auto *Counter =
-      Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
-                                   : nullptr;
-  if (!Counter || !Counter->getType()->isIntegerType())
+  const VarDecl *Counter = loopCounter(For);
+  if (!Counter)
     return false;
   auto Definitions =
       definitionsIn(Container, For->getBody(), /*InLambdas=*/true);
@@ -1266,11 +1273,8 @@ static bool iteratesOverModules(const Stmt *Loop) {
     return Range->getRangeInit() &&
            holdsModules(Range->getRangeInit()->getType());
   const auto *For = dyn_cast_or_null<ForStmt>(Loop);
-  const auto *Init = For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
-  const auto *Counter =
-      Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
-                                   : nullptr;
-  if (!Counter || !Counter->getType()->isIntegerType())
+  const VarDecl *Counter = loopCounter(For);
+  if (!Counter)
     return false;
   class Indexing : public StmtWalk {
   public:

@@ -532,6 +532,14 @@ static llvm::json::Array wordsOf(Carries C) {
   return Words;
 }
 
+/// \p Indices as a JSON list; indicesOf reads it back.
+static llvm::json::Array indexArray(const std::set<unsigned> &Indices) {
+  llvm::json::Array List;
+  for (unsigned Index : Indices)
+    List.push_back(Index);
+  return List;
+}
+
 /// The parameter indices \p V lists, into \p Out; \p Present says whether
 /// there was a list. False when it is malformed.
 static bool indicesOf(const llvm::json::Value *V, std::set<unsigned> &Out,
@@ -617,18 +625,10 @@ llvm::json::Value FunctionSummaries::toJSON() const {
     if (auto It = Called.find(Key); It != Called.end())
       Entry["called"] = llvm::json::Object{
           {"grad_mode", modeText(It->second.GradMode)}, {"at", It->second.At}};
-    if (auto It = Parameters.find(Key); It != Parameters.end()) {
-      llvm::json::Array May;
-      for (unsigned Index : It->second)
-        May.push_back(Index);
-      Entry["differentiates"] = std::move(May);
-    }
-    if (auto It = ParametersInView.find(Key); It != ParametersInView.end()) {
-      llvm::json::Array InView;
-      for (unsigned Index : It->second)
-        InView.push_back(Index);
-      Entry["differentiates_in_view"] = std::move(InView);
-    }
+    if (auto It = Parameters.find(Key); It != Parameters.end())
+      Entry["differentiates"] = indexArray(It->second);
+    if (auto It = ParametersInView.find(Key); It != ParametersInView.end())
+      Entry["differentiates_in_view"] = indexArray(It->second);
     if (auto It = Backward.find(Key); It != Backward.end())
       Entry["runs_backward"] = llvm::json::Object{{"at", It->second}};
     if (auto It = OwnDifferentiated.find(Key); It != OwnDifferentiated.end())
